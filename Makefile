@@ -1,0 +1,188 @@
+# convlab — the one entry point. `make help` lists the targets.
+#
+# Objects live under build/obj/ mirroring the source tree, so a lab's student file and its
+# solution (same name, different folder) never share an object. ./labN is a copy of
+# build/bin/labN-student or build/bin/labN-solution; switching SOLUTION= always re-copies it.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+# ---- toolchain ------------------------------------------------------------------------------
+NVCC ?= nvcc
+PYTHON ?= python3
+OPT ?= -O3
+
+# ---- header locations: override on a machine without the Debian packages --------------------
+# DEPS_INCLUDE names one folder holding stb/, nlohmann/ and cxxopts.hpp (a copy of the headers).
+DEPS_INCLUDE ?=
+STB_INCLUDE ?= $(if $(DEPS_INCLUDE),$(DEPS_INCLUDE)/stb,/usr/include/stb)
+JSON_INCLUDE ?= $(if $(DEPS_INCLUDE),$(DEPS_INCLUDE),/usr/include)
+CXXOPTS_INCLUDE ?= $(if $(DEPS_INCLUDE),$(DEPS_INCLUDE),/usr/include)
+GTEST_INCLUDE ?= /usr/include
+export STB_INCLUDE JSON_INCLUDE CXXOPTS_INCLUDE GTEST_INCLUDE
+# -I/usr/include would reorder the system headers, so only other folders are named.
+DEP_INCLUDES := $(addprefix -I,$(sort $(filter-out /usr/include,$(STB_INCLUDE) $(JSON_INCLUDE) $(CXXOPTS_INCLUDE))))
+
+# ---- GPU architecture -----------------------------------------------------------------------
+# The installed GPU's, unless CUDA_ARCH=sm_XY says otherwise; with no GPU, machine code for the
+# default list below plus PTX, which the driver compiles for any newer GPU at first run.
+DEFAULT_ARCHS := 75 80 86 89 90 100 120
+comma := ,
+space := $(subst x,,x x)
+GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '.[:space:]')
+CUDA_ARCH ?= $(if $(GPU_CC),sm_$(GPU_CC))
+ifneq ($(CUDA_ARCH),)
+  ARCH_NUM := $(patsubst sm_%,%,$(CUDA_ARCH))
+  GENCODE := -gencode arch=compute_$(ARCH_NUM),code=[sm_$(ARCH_NUM),compute_$(ARCH_NUM)]
+  ARCH_DESCRIPTION := $(CUDA_ARCH)$(if $(GPU_CC), (detected from the installed GPU), (from CUDA_ARCH))
+else
+  GENCODE := $(foreach a,$(DEFAULT_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) -gencode arch=compute_75,code=compute_75
+  ARCH_DESCRIPTION := default list sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)) + PTX (no GPU detected)
+endif
+
+# ---- flags ----------------------------------------------------------------------------------
+HOST_WARNINGS := -Wall -Wextra -Wno-missing-field-initializers
+CXXFLAGS := -std=c++17 $(OPT) -g $(HOST_WARNINGS) -fopenmp -ffp-contract=off -I. $(DEP_INCLUDES)
+NVCCFLAGS := -std=c++17 $(OPT) -lineinfo $(GENCODE) -Xcompiler -fopenmp,-ffp-contract=off,-Wall,-Wextra,-Wno-missing-field-initializers -I. $(DEP_INCLUDES)
+LDLIBS := -Xcompiler -fopenmp
+
+# Everything compiled depends on this stamp, rewritten only when the flags change, so a new
+# CUDA_ARCH or OPT rebuilds instead of linking stale objects.
+CONFIG := $(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)
+CONFIG_STAMP := build/config.stamp
+FLAVOUR := $(if $(filter 1 yes true,$(SOLUTION)),solution,student)
+FLAVOUR_STAMP := build/flavour.stamp
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+  $(shell mkdir -p build; echo '$(CONFIG)' | cmp -s - $(CONFIG_STAMP) || echo '$(CONFIG)' > $(CONFIG_STAMP))
+  $(shell echo $(FLAVOUR) | cmp -s - $(FLAVOUR_STAMP) || echo $(FLAVOUR) > $(FLAVOUR_STAMP))
+endif
+
+objects = $(patsubst %,build/obj/%.o,$(basename $(1)))
+
+# ---- the harness library --------------------------------------------------------------------
+COMMON_SRC := $(wildcard common/*.cpp common/*.cu)
+COMMON_LIB := build/libconvlab.a
+
+$(COMMON_LIB): $(call objects,$(COMMON_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+build/obj/%.o: %.cpp $(CONFIG_STAMP) | deps-build
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
+
+# ---- labs: labs/labN/main.cpp is the fixed driver; every other source there is a student file,
+# ---- and solutions/labN/ holds the same names completed.
+LABS := $(sort $(patsubst labs/lab%/main.cpp,%,$(wildcard labs/lab*/main.cpp)))
+link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
+
+define LAB_RULES
+lab$(1)_student := $$(filter-out labs/lab$(1)/main.cpp,$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp))
+lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
+build/bin/lab$(1)-student: build/obj/labs/lab$(1)/main.o $$(call objects,$$(lab$(1)_student)) $(COMMON_LIB)
+	$$(link)
+build/bin/lab$(1)-solution: build/obj/labs/lab$(1)/main.o $$(call objects,$$(lab$(1)_solution)) $(COMMON_LIB)
+	$$(link)
+lab$(1): build/bin/lab$(1)-$(FLAVOUR) $(FLAVOUR_STAMP)
+	cp -f $$< $$@
+	@echo "built ./lab$(1) from the $(FLAVOUR) files"
+endef
+$(foreach n,$(LABS),$(eval $(call LAB_RULES,$(n))))
+
+ifeq ($(FLAVOUR),solution)
+  ifeq ($(wildcard solutions/),)
+    $(error SOLUTION=1 needs the solutions/ folder, which this copy of convlab does not have (a student release))
+  endif
+endif
+
+ALL_LAB_BINARIES := $(foreach n,$(LABS),build/bin/lab$(n)-student build/bin/lab$(n)-solution)
+
+# ---- tests, benchmarks, tools ---------------------------------------------------------------
+UNIT_SRC := $(wildcard tests/unit/*.cpp)
+build/bin/unit_tests: $(call objects,$(UNIT_SRC)) $(COMMON_LIB)
+	$(link) -lgtest_main -lgtest -lpthread
+
+build/obj/tests/unit/%.o: tests/unit/%.cpp $(CONFIG_STAMP) | deps-test
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(if $(filter-out /usr/include,$(GTEST_INCLUDE)),-I$(GTEST_INCLUDE)) -MMD -MP -c $< -o $@
+
+build/bin/bench_reference: build/obj/common/bench/bench_reference.o $(COMMON_LIB)
+	$(link) -lbenchmark -lpthread
+
+build/obj/common/bench/%.o: common/bench/%.cpp $(CONFIG_STAMP) | deps-bench
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
+	$(link)
+
+# ---- entry points ---------------------------------------------------------------------------
+.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean
+
+help:
+	@echo "convlab: CUDA labs built around 2-D image convolution"
+	@echo
+	@echo "  make labN              build ./labN from your files in labs/labN/   (labs: $(LABS))"
+	@echo "  make labN SOLUTION=1   build ./labN from the reference solution"
+	@echo "  make demo              build every lab's solution and run each on the built-in image"
+	@echo "  make test              everything this machine can test; ends 'N passed, N failed, N skipped'"
+	@echo "  make test-gpu          the GPU suite alone (fails without a GPU)"
+	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
+	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
+	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
+	@echo "  make images            regenerate the sample images in images/"
+	@echo "  make clean             remove build/ and the ./labN programs"
+	@echo
+	@echo "  CUDA_ARCH=sm_90  build for one architecture (default: $(ARCH_DESCRIPTION))"
+	@echo "  DEPS_INCLUDE=dir headers from a folder instead of the packages (also STB_INCLUDE, JSON_INCLUDE, CXXOPTS_INCLUDE)"
+
+all: $(ALL_LAB_BINARIES)
+
+deps:
+	@common/tools/deps.sh install
+
+deps-build:
+	@common/tools/deps.sh check build
+
+deps-test:
+	@common/tools/deps.sh check test
+
+deps-bench:
+	@common/tools/deps.sh check bench
+
+doctor:
+	@NVCC="$(NVCC)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" common/tools/doctor.sh
+
+test: | deps-test
+	@$(PYTHON) tests/run_tests.py
+
+test-gpu: | deps-build
+	@$(PYTHON) tests/run_tests.py --gpu-only
+
+# A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on.
+demo: $(foreach n,$(LABS),build/bin/lab$(n)-solution)
+	@for n in $(LABS); do \
+	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
+	  build/bin/lab$$n-solution $(ARGS); status=$$?; \
+	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
+	done
+
+bench: build/bin/bench_reference
+	build/bin/bench_reference $(ARGS)
+
+images: build/bin/imagegen
+	build/bin/imagegen --size 320x240 --channels 1 --seed 1 --out images/sample-grey.png
+	build/bin/imagegen --size 320x240 --channels 3 --seed 2 --out images/sample-colour.png
+	build/bin/imagegen --size 257x131 --channels 3 --seed 3 --random --out images/sample-random.png
+
+clean:
+	rm -rf build demo-output $(addprefix lab,$(LABS))
+
+-include $(shell find build/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,53 @@
+// convlab harness — do not edit in a lab.
+// Compares a result with the CPU reference. A value passes when |got - ref| <= atol + rtol*|ref|;
+// NaN and Inf never pass, so an output buffer poisoned with NaN before the run exposes every value
+// the kernel did not write.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "common/mask.hpp"
+
+namespace convlab {
+
+struct Tolerance {
+    double atol = 0;
+    double rtol = 0;
+};
+
+// Integer masks on 8-bit input are exact in float (every partial sum is an integer below 2^24),
+// so they get zero tolerance. Other masks get the worst-case bound for summing K*K float
+// products in any order: 2 * max(K*K, 16) * 2^-24 * 255 * sum|w|. A shifted halo or a wrong
+// border changes a value by far more than that on any non-flat image.
+Tolerance tolerance_for(const Mask& mask);
+
+// Where a kernel's tiles lie, so a mismatch can be reported as "on a tile edge".
+struct TileShape {
+    int width = 0;   // 0: the variant has no tiles
+    int height = 0;
+};
+
+struct Mismatch {
+    int x, y, c;
+    float got, expected;
+    std::string where;  // "image border", "tile edge", "last partial tile", or empty
+};
+
+struct CheckResult {
+    bool passed = false;
+    size_t values = 0;        // width*height*channels
+    size_t bad = 0;           // values outside the tolerance, NaN and Inf included
+    size_t unwritten = 0;     // NaN values: never written, since the buffer was poisoned with NaN
+    double max_abs_error = 0; // over finite values
+    double max_rel_error = 0; // |got - ref| / max(|ref|, 1), over finite values
+    std::vector<Mismatch> first;  // the first few bad values in row-major order
+
+    std::string summary() const;               // one line: PASS/FAIL and the figures
+    std::vector<std::string> details() const;  // one line per listed mismatch
+};
+
+CheckResult check_output(const float* got, const float* ref, int width, int height, int channels,
+                         Tolerance tolerance, int mask_radius, TileShape tile, size_t max_listed = 5);
+
+}  // namespace convlab

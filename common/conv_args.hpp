@@ -1,0 +1,21 @@
+// convlab harness — do not edit in a lab.
+// What every convolution kernel launch receives: device pointers and the problem's shape.
+#pragma once
+#include <cstdint>
+
+#include "common/border.hpp"
+
+namespace convlab {
+
+struct ConvArgs {
+    const uint8_t* d_in;   // width*height*channels bytes, interleaved (RGBRGB...), row-major
+    float* d_out;          // the same layout in float; poisoned with NaN before every run
+    const float* d_mask;   // k*k weights, row-major, in global memory
+    int width;
+    int height;
+    int channels;          // 1 or 3
+    int k;                 // odd mask size; radius k/2
+    Border border;
+};
+
+}  // namespace convlab

@@ -1,0 +1,30 @@
+// convlab harness — do not edit in a lab.
+// What the report says about the GPU, and the ceilings the derived figures are measured against.
+#include <cstddef>
+#include <string>
+#pragma once
+
+namespace convlab {
+
+struct DeviceInfo {
+    std::string name;
+    int cc_major = 0, cc_minor = 0;
+    int multiprocessors = 0;
+    double sm_clock_mhz = 0;      // the peak (boost) clock the driver reports
+    double memory_clock_mhz = 0;
+    int memory_bus_bits = 0;
+    size_t l2_bytes = 0;
+    size_t memory_bytes = 0;
+    int driver_version = 0;       // e.g. 13000 for 13.0
+    int runtime_version = 0;
+    int fp32_lanes_per_sm = 0;    // FP32 FMA units per multiprocessor, from the architecture
+
+    std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
+    // Lanes x 2 flops (one FMA) x multiprocessors x peak clock.
+    double fp32_peak_gflops() const { return 2.0 * fp32_lanes_per_sm * multiprocessors * sm_clock_mhz * 1e-3; }
+};
+
+// FP32 lanes per multiprocessor by compute capability (CUDA programming guide's throughput table).
+int fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+}  // namespace convlab

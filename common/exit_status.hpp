@@ -1,0 +1,15 @@
+// convlab harness — do not edit in a lab.
+// Exit statuses of every lab program; README.md and `--help` list the same table.
+#pragma once
+
+namespace convlab {
+
+enum ExitStatus : int {
+    kExitPass = 0,        // every variant that ran passed its check
+    kExitCheckFailed = 1, // at least one variant failed its check or is not implemented yet
+    kExitBadInput = 2,    // bad option, image, mask or output folder: nothing was run or written
+    kExitNoGpu = 3,       // no usable CUDA device: the CPU part ran and passed, the GPU part was skipped
+    kExitCudaError = 4,   // a CUDA call failed during the run (the message names the call, file and line)
+};
+
+}  // namespace convlab

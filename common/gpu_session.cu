@@ -1,0 +1,187 @@
+// convlab harness — do not edit in a lab.
+#include "common/gpu_session.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
+
+namespace convlab {
+
+std::string gpu_unavailable_reason() {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) return "no CUDA device found";
+    if (status == cudaErrorInsufficientDriver) return "no NVIDIA driver is loaded, or it is older than this CUDA runtime";
+    if (status != cudaSuccess)
+        return std::string("the CUDA runtime cannot start (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
+    return "";
+}
+
+namespace {
+
+// RAII pair of events, so an early exception does not leak them.
+struct Event {
+    cudaEvent_t event{};
+    Event() { CUDA_CHECK(cudaEventCreate(&event)); }
+    ~Event() { cudaEventDestroy(event); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+};
+
+float elapsed_ms(const Event& start, const Event& stop) {
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start.event, stop.event));
+    return ms;
+}
+
+DeviceInfo query_device(int device) {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    DeviceInfo info;
+    info.name = prop.name;
+    info.cc_major = prop.major;
+    info.cc_minor = prop.minor;
+    info.multiprocessors = prop.multiProcessorCount;
+    info.l2_bytes = size_t(prop.l2CacheSize);
+    info.memory_bytes = prop.totalGlobalMem;
+    int khz = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    info.sm_clock_mhz = khz * 1e-3;
+    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
+    info.memory_clock_mhz = khz * 1e-3;
+    CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+    CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
+    CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
+    info.fp32_lanes_per_sm = fp32_lanes_per_sm(prop.major, prop.minor);
+    return info;
+}
+
+size_t env_memory_limit() {
+    const char* text = std::getenv("CONVLAB_DEVICE_MEMORY_LIMIT");
+    if (!text || !*text) return SIZE_MAX;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (*end) throw InputError(std::string("CONVLAB_DEVICE_MEMORY_LIMIT='") + text + "' is not a whole number of bytes");
+    return size_t(value);
+}
+
+std::string gib(size_t bytes) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f GiB", double(bytes) / double(1ull << 30));
+    return buffer;
+}
+
+}  // namespace
+
+struct GpuSession::Impl {
+    DeviceInfo info;
+    double copy_gbs = 0;
+    DeviceBuffer<uint8_t> in;
+    DeviceBuffer<float> out;
+    DeviceBuffer<float> mask;
+    DeviceBuffer<uint8_t> flush;  // twice the L2: overwriting it evicts whatever the kernel left there
+    ConvArgs args{};
+    bool broken = false;
+
+    double measure_copy_bandwidth() {
+        size_t free_bytes = 0, total = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+        const size_t bytes = std::min<size_t>(size_t(1) << 30, free_bytes / 4) & ~size_t(255);
+        DeviceBuffer<uint8_t> a(bytes), b(bytes);
+        CUDA_CHECK(cudaMemset(a.get(), 1, bytes));
+        Event start, stop;
+        std::vector<double> samples;
+        for (int rep = 0; rep < 11; ++rep) {
+            CUDA_CHECK(cudaEventRecord(start.event));
+            CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice));
+            CUDA_CHECK(cudaEventRecord(stop.event));
+            CUDA_CHECK(cudaEventSynchronize(stop.event));
+            if (rep >= 2) samples.push_back(elapsed_ms(start, stop));  // the first two warm up
+        }
+        return 2.0 * double(bytes) / (summarize(samples).median_ms * 1e-3) * 1e-9;
+    }
+};
+
+GpuSession::GpuSession() : impl_(new Impl) {
+    CUDA_CHECK(cudaSetDevice(0));
+    impl_->info = query_device(0);
+    impl_->copy_gbs = impl_->measure_copy_bandwidth();
+    impl_->flush = DeviceBuffer<uint8_t>(std::max<size_t>(2 * impl_->info.l2_bytes, size_t(8) << 20));
+}
+
+GpuSession::~GpuSession() = default;
+
+const DeviceInfo& GpuSession::info() const { return impl_->info; }
+double GpuSession::copy_bandwidth_gbs() const { return impl_->copy_gbs; }
+const ConvArgs& GpuSession::args() const { return impl_->args; }
+
+void GpuSession::load_problem(const Image& image, const Mask& mask, Border border, size_t extra_bytes) {
+    const size_t n = image.elements();
+    const size_t needed = n * (sizeof(uint8_t) + sizeof(float)) + mask.weights.size() * sizeof(float) + extra_bytes;
+    size_t free_bytes = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    free_bytes = std::min(free_bytes, env_memory_limit());
+    if (needed > free_bytes)
+        throw InputError("the " + std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
+                         std::to_string(image.channels) + " image needs " + gib(needed) + " of device memory, " +
+                         gib(free_bytes) + " is free; accepted: a smaller --size or --tile-to");
+    impl_->in = DeviceBuffer<uint8_t>(n);
+    impl_->out = DeviceBuffer<float>(n);
+    impl_->mask = DeviceBuffer<float>(mask.weights.size());
+    impl_->in.copy_from_host(image.pixels.data());
+    impl_->mask.copy_from_host(mask.weights.data());
+    impl_->args = ConvArgs{impl_->in.get(), impl_->out.get(), impl_->mask.get(), image.width, image.height,
+                           image.channels, mask.k, border};
+}
+
+void GpuSession::poison_output() {
+    // All bits set is a NaN in IEEE-754 single precision.
+    CUDA_CHECK(cudaMemset(impl_->out.get(), 0xFF, impl_->out.bytes()));
+}
+
+void GpuSession::fetch_output(float* h_out) const { impl_->out.copy_to_host(h_out); }
+
+void GpuSession::run(const std::function<void()>& fn) {
+    guarded([&] {
+        fn();
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaDeviceSynchronize());
+    });
+}
+
+TimingStats GpuSession::time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep) {
+    Event start, stop;
+    std::vector<double> samples;
+    for (int rep = 0; rep < plan.warmup + plan.reps; ++rep) {
+        if (poison_each_rep) poison_output();
+        if (plan.flush_l2) CUDA_CHECK(cudaMemsetAsync(impl_->flush.get(), rep & 0xFF, impl_->flush.bytes()));
+        // The stop event goes in right behind the work: no host synchronisation inside the timed region.
+        guarded([&] {
+            CUDA_CHECK(cudaEventRecord(start.event));
+            fn();
+            CUDA_CHECK_LAUNCH();
+            CUDA_CHECK(cudaEventRecord(stop.event));
+            CUDA_CHECK(cudaEventSynchronize(stop.event));
+        });
+        if (rep >= plan.warmup) samples.push_back(elapsed_ms(start, stop));
+    }
+    return summarize(samples);
+}
+
+void GpuSession::guarded(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const CudaError&) {
+        // A sticky error (an illegal address, say) fails every later call: the context is gone.
+        impl_->broken = cudaDeviceSynchronize() != cudaSuccess;
+        throw;
+    }
+}
+
+bool GpuSession::healthy() const { return !impl_->broken; }
+
+}  // namespace convlab

@@ -1,0 +1,61 @@
+// convlab harness — do not edit in a lab.
+// The GPU side of a lab run, behind a plain C++ interface: the device and its ceilings, the
+// problem's device buffers, running a variant and timing it with CUDA events.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common/conv_args.hpp"
+#include "common/device_info.hpp"
+#include "common/image.hpp"
+#include "common/mask.hpp"
+#include "common/stats.hpp"
+
+namespace convlab {
+
+// Empty when a CUDA device can be used; otherwise why not, in a few words.
+std::string gpu_unavailable_reason();
+
+struct TimingPlan {
+    int warmup = 2;
+    int reps = 15;
+    bool flush_l2 = true;  // overwrite a buffer twice the L2's size before every timed rep
+};
+
+class GpuSession {
+  public:
+    GpuSession();  // device 0; measures the copy bandwidth once
+    ~GpuSession();
+    GpuSession(const GpuSession&) = delete;
+    GpuSession& operator=(const GpuSession&) = delete;
+
+    const DeviceInfo& info() const;
+    // Device-to-device cudaMemcpy, counting bytes read plus bytes written, median of 9.
+    double copy_bandwidth_gbs() const;
+
+    // Allocates and fills the input, output and mask buffers. Throws InputError when the problem
+    // (with `extra_bytes` more that a variant allocates itself) does not fit in free device memory.
+    // The environment variable CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers the memory assumed free.
+    void load_problem(const Image& image, const Mask& mask, Border border, size_t extra_bytes);
+    const ConvArgs& args() const;
+
+    void poison_output();                // NaN in every output float
+    void fetch_output(float* h_out) const;
+
+    // Runs fn (which enqueues work on the default stream), then synchronises and checks for errors.
+    void run(const std::function<void()>& fn);
+    // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
+    // rep, poison the output (if asked) and flush the L2, both outside the timed region.
+    TimingStats time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep);
+
+    // False once a sticky error (e.g. an illegal address) has ruined the context.
+    bool healthy() const;
+
+  private:
+    void guarded(const std::function<void()>& fn);  // runs fn; on a CudaError notes whether the context died
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace convlab

@@ -1,0 +1,61 @@
+// convlab harness — do not edit in a lab.
+// A lab is a LabSpec: its defaults and the variants it compares. run_lab() does everything else:
+// the command line, the input, the CPU reference, checking, timing and the report.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/border.hpp"
+#include "common/check.hpp"
+#include "common/conv_args.hpp"
+#include "common/image.hpp"
+#include "common/mask.hpp"
+
+namespace convlab {
+
+// The host-side problem every variant computes.
+struct Problem {
+    const Image& image;
+    const Mask& mask;
+    Border border;
+};
+
+struct CpuVariant {
+    std::string name;
+    std::string description;
+    std::function<void(const Problem&, float* h_out, int threads)> run;
+    bool sweep_threads = false;  // run once per --threads count (lab 0's scaling table)
+};
+
+struct GpuVariant {
+    std::string name;
+    std::string description;
+    // Kernel only: launches on the default stream with the harness's device buffers. Timed.
+    std::function<void(const ConvArgs&)> launch;
+    // Optional, untimed, before the launches: e.g. copy the mask to constant memory.
+    std::function<void(const Mask&)> prepare;
+    // Optional end-to-end version: host image in, host result out (allocate, copy, launch, copy
+    // back, free). Timed separately. It may allocate one more copy of the problem's buffers.
+    std::function<void(const Problem&, float* h_out)> end_to_end;
+    TileShape tile{};  // for the check's "tile edge" hint
+};
+
+struct LabSpec {
+    int number = 0;
+    std::string title;
+    std::string student_files;   // named in "not implemented yet" messages
+    int max_mask_size = 31;
+    std::string default_mask = "gauss:7:2";
+    int default_width = 2999;    // awkward on purpose: prime, not a multiple of any block
+    int default_height = 1999;
+    int default_channels = 3;
+    std::vector<CpuVariant> cpu;
+    std::vector<GpuVariant> gpu;
+    std::string baseline;        // the variant "vs base" speedups are measured against
+};
+
+// Returns the process exit status (exit_status.hpp). Never throws.
+int run_lab(int argc, char** argv, const LabSpec& spec);
+
+}  // namespace convlab

@@ -1,0 +1,172 @@
+// convlab harness — do not edit in a lab.
+#include "common/mask.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/rng.hpp"
+
+namespace convlab {
+
+bool Mask::integral() const {
+    for (float w : weights)
+        if (w != std::floor(w)) return false;
+    return true;
+}
+
+double Mask::abs_sum() const {
+    double sum = 0;
+    for (float w : weights) sum += std::fabs(w);
+    return sum;
+}
+
+std::string mask_spec_help() {
+    return "box:K, gauss:K:SIGMA, sobel-x, sobel-y, laplacian, sharpen, emboss, random:K:SEED, "
+           "or a text file of K rows of K numbers";
+}
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    std::string part;
+    while (std::getline(stream, part, sep)) parts.push_back(part);
+    if (!text.empty() && text.back() == sep) parts.push_back("");
+    return parts;
+}
+
+long long parse_integer(const std::string& text, const std::string& spec, const char* field) {
+    size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size())
+        throw InputError("mask '" + spec + "': " + field + " '" + text + "' is not a whole number");
+    return value;
+}
+
+int parse_size(const std::string& text, const std::string& spec, int max_k) {
+    const long long k = parse_integer(text, spec, "size");
+    if (k < 1 || k > max_k || k % 2 == 0)
+        throw InputError("mask '" + spec + "': size " + text + " is not allowed; accepted: an odd size from 1 to " +
+                         std::to_string(max_k) + " in this lab");
+    return int(k);
+}
+
+Mask from_rows(const std::string& spec, int k, std::vector<float> weights) {
+    Mask mask;
+    mask.k = k;
+    mask.weights = std::move(weights);
+    mask.spec = spec;
+    return mask;
+}
+
+Mask gaussian(const std::string& spec, int k, const std::string& sigma_text) {
+    double sigma = 0;
+    size_t used = 0;
+    try {
+        sigma = std::stod(sigma_text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (sigma_text.empty() || used != sigma_text.size() || !(sigma > 0) || !std::isfinite(sigma))
+        throw InputError("mask '" + spec + "': sigma '" + sigma_text + "' must be a positive number");
+    std::vector<double> w(size_t(k) * k);
+    double sum = 0;
+    const int r = k / 2;
+    for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j)
+            sum += w[size_t(i) * k + j] = std::exp(-((i - r) * (i - r) + (j - r) * (j - r)) / (2 * sigma * sigma));
+    std::vector<float> weights(w.size());
+    for (size_t n = 0; n < w.size(); ++n) weights[n] = float(w[n] / sum);
+    return from_rows(spec, k, std::move(weights));
+}
+
+Mask from_file(const std::string& path, int max_k) {
+    std::ifstream file(path);
+    if (!file) throw InputError("unknown mask '" + path + "' (no such file); accepted: " + mask_spec_help());
+    std::vector<std::vector<float>> rows;
+    std::string line;
+    for (int number = 1; std::getline(file, line); ++number) {
+        line = line.substr(0, line.find('#'));
+        for (char& ch : line)
+            if (ch == ',' || ch == '\t' || ch == '\r') ch = ' ';
+        std::istringstream words(line);
+        std::vector<float> row;
+        std::string word;
+        while (words >> word) {
+            size_t used = 0;
+            float value = 0;
+            try {
+                value = std::stof(word, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != word.size() || !std::isfinite(value))
+                throw InputError("mask file '" + path + "' line " + std::to_string(number) + ": '" + word +
+                                 "' is not a finite number");
+            row.push_back(value);
+        }
+        if (row.empty()) continue;
+        if (!rows.empty() && row.size() != rows[0].size())
+            throw InputError("mask file '" + path + "' line " + std::to_string(number) + ": " +
+                             std::to_string(row.size()) + " numbers, the first row had " +
+                             std::to_string(rows[0].size()) + "; accepted: K rows of K numbers, K odd");
+        rows.push_back(std::move(row));
+    }
+    const size_t k = rows.size();
+    if (k == 0) throw InputError("mask file '" + path + "' holds no numbers; accepted: K rows of K numbers, K odd");
+    if (rows[0].size() != k || k % 2 == 0 || int(k) > max_k)
+        throw InputError("mask file '" + path + "' is " + std::to_string(k) + " rows of " +
+                         std::to_string(rows[0].size()) + "; accepted: K rows of K numbers, K odd, 1 to " +
+                         std::to_string(max_k) + " in this lab");
+    std::vector<float> weights;
+    for (const auto& row : rows) weights.insert(weights.end(), row.begin(), row.end());
+    return from_rows(path, int(k), std::move(weights));
+}
+
+}  // namespace
+
+Mask parse_mask(const std::string& spec, int max_k) {
+    const std::vector<std::string> parts = split(spec, ':');
+    const std::string& name = parts.empty() ? spec : parts[0];
+    auto expect_fields = [&](size_t n, const char* form) {
+        if (parts.size() != n) throw InputError("mask '" + spec + "': expected the form " + form);
+    };
+    auto fixed3 = [&](std::vector<float> w) {
+        expect_fields(1, name.c_str());
+        if (max_k < 3) throw InputError("mask '" + spec + "' is 3x3; this lab takes masks up to " + std::to_string(max_k));
+        return from_rows(spec, 3, std::move(w));
+    };
+    if (name == "box") {
+        expect_fields(2, "box:K");
+        const int k = parse_size(parts[1], spec, max_k);
+        return from_rows(spec, k, std::vector<float>(size_t(k) * k, 1.0f / float(k * k)));
+    }
+    if (name == "gauss") {
+        expect_fields(3, "gauss:K:SIGMA");
+        return gaussian(spec, parse_size(parts[1], spec, max_k), parts[2]);
+    }
+    if (name == "random") {
+        expect_fields(3, "random:K:SEED");
+        const int k = parse_size(parts[1], spec, max_k);
+        const long long seed = parse_integer(parts[2], spec, "seed");
+        std::vector<float> w(size_t(k) * k);
+        for (size_t n = 0; n < w.size(); ++n) w[n] = float(2 * unit_double(hash4(uint64_t(seed), 11, n, 0)) - 1);
+        return from_rows(spec, k, std::move(w));
+    }
+    if (name == "sobel-x") return fixed3({-1, 0, 1, -2, 0, 2, -1, 0, 1});
+    if (name == "sobel-y") return fixed3({-1, -2, -1, 0, 0, 0, 1, 2, 1});
+    if (name == "laplacian") return fixed3({0, 1, 0, 1, -4, 1, 0, 1, 0});
+    if (name == "sharpen") return fixed3({0, -1, 0, -1, 5, -1, 0, -1, 0});
+    if (name == "emboss") return fixed3({-2, -1, 0, -1, 1, 1, 0, 1, 2});
+    return from_file(spec, max_k);
+}
+
+}  // namespace convlab

@@ -1,0 +1,179 @@
+// convlab harness — do not edit in a lab.
+#include "common/options.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cxxopts.hpp>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/exit_status.hpp"
+#include "common/image.hpp"
+#include "common/lab.hpp"
+#include "common/mask.hpp"
+
+namespace convlab {
+
+namespace {
+
+long long parse_whole(const std::string& text, const std::string& what) {
+    size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size()) throw InputError(what + " '" + text + "' is not a whole number");
+    return value;
+}
+
+int parse_count(const std::string& text, const std::string& what, long long lo, long long hi) {
+    const long long value = parse_whole(text, what);
+    if (value < lo || value > hi)
+        throw InputError(what + " " + text + " is out of range; accepted: " + std::to_string(lo) + " to " + std::to_string(hi));
+    return int(value);
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) items.push_back(item);
+    return items;
+}
+
+std::string variant_list(const LabSpec& spec) {
+    std::string text;
+    for (const auto& v : spec.cpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
+    for (const auto& v : spec.gpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
+    return text;
+}
+
+}  // namespace
+
+void parse_size(const std::string& text, const std::string& what, int* width, int* height) {
+    const size_t x = text.find('x');
+    const std::string w = x == std::string::npos ? text : text.substr(0, x);
+    const std::string h = x == std::string::npos ? text : text.substr(x + 1);
+    long long wv = -1, hv = -1;
+    try {
+        wv = parse_whole(w, what);
+        hv = parse_whole(h, what);
+    } catch (const InputError&) {
+        wv = -1;
+    }
+    if (wv < 1 || hv < 1 || wv > kMaxImageSide || hv > kMaxImageSide)
+        throw InputError(what + " '" + text + "' is not allowed; accepted: WxH or N, 1 to " +
+                         std::to_string(kMaxImageSide) + " pixels a side");
+    *width = int(wv);
+    *height = int(hv);
+}
+
+std::vector<int> default_thread_counts(int cores) {
+    std::vector<int> counts;
+    for (int t = 1; t <= 2 * cores; t *= 2) counts.push_back(t);
+    for (int t : {cores, 2 * cores})
+        if (std::find(counts.begin(), counts.end(), t) == counts.end()) counts.push_back(t);
+    std::sort(counts.begin(), counts.end());
+    return counts;
+}
+
+Options parse_options(int argc, char** argv, const LabSpec& spec) {
+    const std::string program = "lab" + std::to_string(spec.number);
+    cxxopts::Options parser(program, "convlab lab " + std::to_string(spec.number) + ": " + spec.title);
+    // clang-format off
+    parser.add_options("Input")
+        ("image", "'synthetic' (built in), 'random', or an image file (PNG, JPEG, PGM/PPM, BMP)", cxxopts::value<std::string>()->default_value("synthetic"))
+        ("size", "size of a synthetic or random image, WxH or N", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_width) + "x" + std::to_string(spec.default_height)))
+        ("channels", "1 or 3; converts an image file (default: the file's own; generated: " + std::to_string(spec.default_channels) + ")", cxxopts::value<std::string>())
+        ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())
+        ("seed", "seed of the generated image and of random masks", cxxopts::value<std::string>()->default_value("1"))
+        ("mask", mask_spec_help() + "; K odd, up to " + std::to_string(spec.max_mask_size), cxxopts::value<std::string>()->default_value(spec.default_mask))
+        ("border", "zero, clamp, wrap or mirror", cxxopts::value<std::string>()->default_value("zero"));
+    parser.add_options("Run")
+        ("variant", "comma-separated variants to run (default: all)", cxxopts::value<std::string>())
+        ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
+        ("reps", "timed repetitions (median reported)", cxxopts::value<std::string>()->default_value("15"))
+        ("warmup", "untimed runs before timing", cxxopts::value<std::string>()->default_value("2"))
+        ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value("3"))
+        ("no-flush", "do not flush the L2 cache between timed repetitions")
+        ("check-only", "check every variant, time nothing")
+        ("demo", "lecture mode: a 4096x4096 colour image, pictures saved to demo-output/lab" + std::to_string(spec.number));
+    parser.add_options("Output")
+        ("format", "text, md, csv or json", cxxopts::value<std::string>()->default_value("text"))
+        ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>())
+        ("h,help", "this help");
+    // clang-format on
+    parser.custom_help("[options]");
+
+    Options options;
+    cxxopts::ParseResult args;
+    try {
+        args = parser.parse(argc, argv);
+    } catch (const cxxopts::exceptions::exception& e) {
+        throw InputError(std::string(e.what()) + "; run ./" + program + " --help for the accepted options");
+    }
+    if (!args.unmatched().empty())
+        throw InputError("unexpected argument '" + args.unmatched()[0] + "'; run ./" + program + " --help for the accepted options");
+    if (args.count("help")) {
+        options.help = true;
+        options.help_text = parser.help() + "\nVariants:\n" + variant_list(spec) +
+                            "\nExit status: 0 every variant passed; 1 a check failed or a variant is not implemented yet;\n"
+                            "  2 bad input (nothing run or written); 3 no usable GPU (the CPU part ran and passed);\n"
+                            "  4 a CUDA error ended the GPU part.\n";
+        return options;
+    }
+    auto text = [&](const char* name) { return args[name].as<std::string>(); };
+
+    options.demo = args.count("demo") > 0;
+    options.image = text("image");
+    const std::string size = options.demo && !args.count("size") ? "4096x4096" : text("size");
+    parse_size(size, "--size", &options.width, &options.height);
+    if (args.count("channels")) options.channels = parse_count(text("channels"), "--channels", 1, 3);
+    if (options.channels == 2) throw InputError("--channels 2 is not allowed; accepted: 1 or 3");
+    if (args.count("tile-to")) parse_size(text("tile-to"), "--tile-to", &options.tile_width, &options.tile_height);
+    const long long seed = parse_whole(text("seed"), "--seed");
+    if (seed < 0) throw InputError("--seed " + text("seed") + " is negative; accepted: a whole number >= 0");
+    options.seed = uint64_t(seed);
+    options.mask = text("mask");
+    options.border = parse_border(text("border"));
+
+    if (args.count("variant")) {
+        for (const std::string& name : split_list(text("variant"))) {
+            const bool known = std::any_of(spec.cpu.begin(), spec.cpu.end(), [&](auto& v) { return v.name == name; }) ||
+                               std::any_of(spec.gpu.begin(), spec.gpu.end(), [&](auto& v) { return v.name == name; });
+            if (!known) {
+                std::string names;
+                for (const auto& v : spec.cpu) names += (names.empty() ? "" : ", ") + v.name;
+                for (const auto& v : spec.gpu) names += (names.empty() ? "" : ", ") + v.name;
+                throw InputError("unknown variant '" + name + "'; accepted: " + names);
+            }
+            options.variants.push_back(name);
+        }
+    }
+    if (args.count("threads")) {
+        for (const std::string& t : split_list(text("threads"))) options.threads.push_back(parse_count(t, "--threads", 1, 1024));
+        if (options.threads.empty()) throw InputError("--threads is empty; accepted: a comma-separated list such as 1,2,4");
+    } else {
+        options.threads = default_thread_counts(omp_get_num_procs());
+    }
+    options.reps = parse_count(text("reps"), "--reps", 1, 100000);
+    options.warmup = parse_count(text("warmup"), "--warmup", 0, 100000);
+    options.cpu_reps = parse_count(text("cpu-reps"), "--cpu-reps", 1, 100000);
+    options.flush_l2 = args.count("no-flush") == 0;
+    options.check_only = args.count("check-only") > 0;
+
+    const std::string format = text("format");
+    if (format == "text") options.format = Format::Text;
+    else if (format == "md") options.format = Format::Markdown;
+    else if (format == "csv") options.format = Format::Csv;
+    else if (format == "json") options.format = Format::Json;
+    else throw InputError("unknown format '" + format + "'; accepted: text, md, csv, json");
+    if (args.count("out")) options.out_dir = text("out");
+    else if (options.demo) options.out_dir = "demo-output/lab" + std::to_string(spec.number);
+    return options;
+}
+
+}  // namespace convlab

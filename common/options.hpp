@@ -1,0 +1,45 @@
+// convlab harness — do not edit in a lab.
+// The command line every lab shares. `./labN --help` prints it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/border.hpp"
+
+namespace convlab {
+
+struct LabSpec;
+
+enum class Format { Text, Markdown, Csv, Json };
+
+struct Options {
+    bool help = false;
+    std::string help_text;
+    std::string image = "synthetic";  // "synthetic", "random" or a file
+    int width = 0, height = 0;        // of a generated image
+    int channels = 0;                 // 0: the file's own (1 or 3); generated images use the lab's default
+    int tile_width = 0, tile_height = 0;
+    std::string mask;
+    Border border = Border::Zero;
+    uint64_t seed = 1;
+    std::vector<std::string> variants;  // empty: all
+    std::vector<int> threads;           // lab 0's sweep
+    int warmup = 2, reps = 15, cpu_reps = 3;
+    bool flush_l2 = true;
+    bool check_only = false;
+    Format format = Format::Text;
+    std::string out_dir;
+    bool demo = false;
+};
+
+// Throws InputError with one line for every bad option or value.
+Options parse_options(int argc, char** argv, const LabSpec& spec);
+
+// "WxH" or "N" (N x N), each side 1..kMaxImageSide. Throws InputError naming `what`.
+void parse_size(const std::string& text, const std::string& what, int* width, int* height);
+
+// 1, 2, 4, ... up to 2 x cores, with the core count itself included.
+std::vector<int> default_thread_counts(int cores);
+
+}  // namespace convlab

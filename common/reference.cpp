@@ -1,0 +1,73 @@
+// convlab harness — do not edit in a lab.
+#include "common/reference.hpp"
+
+#include <omp.h>
+
+#include <vector>
+
+namespace convlab {
+
+void conv2d_cpu(const Image& in, const Mask& mask, Border border, float* out) {
+    const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int c = 0; c < ch; ++c) {
+                double sum = 0.0;
+                for (int i = 0; i < k; ++i)
+                    for (int j = 0; j < k; ++j) {
+                        const int sy = border_index(y + i - r, h, border);
+                        const int sx = border_index(x + j - r, w, border);
+                        const double pixel = (sx < 0 || sy < 0) ? 0.0 : in.at(sx, sy, c);
+                        sum += double(mask.weights[size_t(i) * k + j]) * pixel;
+                    }
+                out[(size_t(y) * w + x) * ch + c] = float(sum);
+            }
+}
+
+namespace {
+
+// The input with r extra pixels on every side, filled by the border rule (zeros for Zero).
+std::vector<uint8_t> pad_image(const Image& in, int r, Border border) {
+    const int pw = in.width + 2 * r, ph = in.height + 2 * r, ch = in.channels;
+    std::vector<uint8_t> padded(size_t(pw) * ph * ch);
+    std::vector<int> source_x(pw);
+    for (int px = 0; px < pw; ++px) source_x[px] = border_index(px - r, in.width, border);
+#pragma omp parallel for schedule(static)
+    for (int py = 0; py < ph; ++py) {
+        const int sy = border_index(py - r, in.height, border);
+        uint8_t* row = &padded[size_t(py) * pw * ch];
+        for (int px = 0; px < pw; ++px)
+            for (int c = 0; c < ch; ++c)
+                row[px * ch + c] = (sy < 0 || source_x[px] < 0) ? 0 : in.at(source_x[px], sy, c);
+    }
+    return padded;
+}
+
+}  // namespace
+
+void conv2d_cpu_omp(const Image& in, const Mask& mask, Border border, float* out, int threads) {
+    const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
+    const int row_len = w * ch, padded_row_len = (w + 2 * r) * ch;
+    const std::vector<uint8_t> padded = pad_image(in, r, border);
+    if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<double> sum(row_len);
+#pragma omp for schedule(static)
+        for (int y = 0; y < h; ++y) {
+            std::fill(sum.begin(), sum.end(), 0.0);
+            for (int i = 0; i < k; ++i) {
+                const uint8_t* row = &padded[size_t(y + i) * padded_row_len];
+                for (int j = 0; j < k; ++j) {
+                    const double weight = mask.weights[size_t(i) * k + j];
+                    const uint8_t* tap = row + j * ch;
+                    for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
+                }
+            }
+            float* out_row = out + size_t(y) * row_len;
+            for (int n = 0; n < row_len; ++n) out_row[n] = float(sum[n]);
+        }
+    }
+}
+
+}  // namespace convlab

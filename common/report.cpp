@@ -1,0 +1,286 @@
+// convlab harness — do not edit in a lab.
+#include "common/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace convlab {
+
+void derive_figures(Report& report) {
+    const double pixels = double(report.width) * report.height;
+    const double values = pixels * report.channels;
+    const double bytes = values * (sizeof(uint8_t) + sizeof(float));
+    const double flops = 2.0 * report.mask_size * report.mask_size * values;
+    const VariantResult* omp = nullptr;
+    for (const auto& r : report.results)
+        if (r.kind == "reference" && r.time) omp = &r;
+    // The baseline of a thread sweep is its own 1-thread run; of anything else, the named variant.
+    auto baseline_of = [&](const VariantResult& r) -> const VariantResult* {
+        for (const auto& b : report.results)
+            if (b.name == report.baseline && b.time && (b.threads <= 1 || b.threads == r.threads)) return &b;
+        return nullptr;
+    };
+    for (auto& r : report.results) {
+        if (!r.time || r.status != "pass") continue;
+        const double seconds = r.time->median_ms * 1e-3;
+        r.mpix_per_s = pixels / seconds * 1e-6;
+        r.gb_per_s = bytes / seconds * 1e-9;
+        r.gflop_per_s = flops / seconds * 1e-9;
+        if (r.kind == "gpu" && report.copy_bandwidth_gbs) r.pct_copy_bandwidth = 100.0 * *r.gb_per_s / *report.copy_bandwidth_gbs;
+        if (r.kind == "gpu" && report.device) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
+        if (omp && r.kind != "reference") r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
+        if (const VariantResult* b = baseline_of(r)) r.speedup_vs_baseline = b->time->median_ms / r.time->median_ms;
+        // Efficiency only means something in a thread sweep: the variant's own 1-thread run is the base.
+        const auto runs = std::count_if(report.results.begin(), report.results.end(), [&](auto& o) { return o.name == r.name; });
+        if (r.kind == "cpu" && runs > 1) {
+            for (const auto& one : report.results)
+                if (one.name == r.name && one.threads == 1 && one.time)
+                    r.parallel_efficiency = 100.0 * one.time->median_ms / r.time->median_ms / r.threads;
+        }
+    }
+}
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// Decimals that keep three significant figures for typical magnitudes.
+std::string sig3(double value) {
+    const double a = std::fabs(value);
+    return fixed(value, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : 4);
+}
+
+std::string opt(const std::optional<double>& value, const std::function<std::string(double)>& f = sig3) {
+    return value ? f(*value) : "";
+}
+
+struct Column {
+    std::string header;
+    std::function<std::string(const VariantResult&)> cell;
+    bool right = true;
+};
+
+std::vector<Column> columns() {
+    auto timing = [](const std::optional<TimingStats>& t, double TimingStats::*field) {
+        return t ? sig3((*t).*field) : std::string();
+    };
+    return {
+        {"variant", [](const VariantResult& r) { return r.name; }, false},
+        {"threads", [](const VariantResult& r) { return r.threads ? std::to_string(r.threads) : ""; }},
+        {"check", [](const VariantResult& r) { return r.status == "pass" ? std::string("PASS") : r.status == "fail" ? "FAIL" : r.status; }, false},
+        {"median ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::median_ms); }},
+        {"min ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::min_ms); }},
+        {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? fixed(100 * r.time->cv, 1) : ""; }},
+        {"e2e ms", [=](const VariantResult& r) { return timing(r.end_to_end, &TimingStats::median_ms); }},
+        {"Mpix/s", [](const VariantResult& r) { return opt(r.mpix_per_s); }},
+        {"GB/s", [](const VariantResult& r) { return opt(r.gb_per_s); }},
+        {"% copy", [](const VariantResult& r) { return opt(r.pct_copy_bandwidth, [](double v) { return fixed(v, 1); }); }},
+        {"GFLOP/s", [](const VariantResult& r) { return opt(r.gflop_per_s); }},
+        {"% fp32", [](const VariantResult& r) { return opt(r.pct_fp32_peak, [](double v) { return fixed(v, 1); }); }},
+        {"vs omp", [](const VariantResult& r) { return opt(r.speedup_vs_omp, [](double v) { return sig3(v) + "x"; }); }},
+        {"vs base", [](const VariantResult& r) { return opt(r.speedup_vs_baseline, [](double v) { return sig3(v) + "x"; }); }},
+        {"eff %", [](const VariantResult& r) { return opt(r.parallel_efficiency, [](double v) { return fixed(v, 0); }); }},
+    };
+}
+
+// The table's cells, without the columns that are empty in every row.
+std::vector<std::vector<std::string>> table(const Report& report, std::vector<Column>& used) {
+    std::vector<std::vector<std::string>> rows;
+    for (const Column& column : columns()) {
+        bool any = column.header == "variant" || column.header == "check";
+        for (const auto& r : report.results) any = any || !column.cell(r).empty();
+        if (any) used.push_back(column);
+    }
+    for (const auto& r : report.results) {
+        std::vector<std::string> row;
+        for (const Column& column : used) row.push_back(column.cell(r));
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::vector<std::string> header_lines(const Report& report) {
+    std::vector<std::string> lines;
+    if (report.device) {
+        const DeviceInfo& d = *report.device;
+        lines.push_back("GPU      " + d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, " +
+                        fixed(d.sm_clock_mhz, 0) + " MHz, " + fixed(d.memory_bytes / 1073741824.0, 0) + " GiB), driver " +
+                        std::to_string(d.driver_version / 1000) + "." + std::to_string(d.driver_version % 1000 / 10) +
+                        ", runtime " + std::to_string(d.runtime_version / 1000) + "." +
+                        std::to_string(d.runtime_version % 1000 / 10));
+        lines.push_back("Ceilings copy " + fixed(report.copy_bandwidth_gbs.value_or(0), 0) +
+                        " GB/s (measured, device to device, read+write); FP32 peak " + fixed(d.fp32_peak_gflops(), 0) +
+                        " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " + std::to_string(d.fp32_lanes_per_sm) +
+                        " lanes x 2 x " + fixed(d.sm_clock_mhz, 0) + " MHz)");
+    } else {
+        lines.push_back(report.has_gpu_part ? "GPU      none: " + report.gpu_skipped : "GPU      not used in this lab");
+    }
+    lines.push_back("Input    " + report.image_source + " " + std::to_string(report.width) + "x" + std::to_string(report.height) +
+                    ", " + std::to_string(report.channels) + (report.channels == 1 ? " channel" : " channels") +
+                    "; mask " + report.mask_spec + " (" + std::to_string(report.mask_size) + "x" +
+                    std::to_string(report.mask_size) + "); border " + report.border);
+    char tolerance[96];
+    std::snprintf(tolerance, sizeof tolerance, "|got - ref| <= %.3g + %.3g*|ref|", report.tolerance.atol, report.tolerance.rtol);
+    lines.push_back("Check    against the CPU reference (double); " + std::string(tolerance) + "; output poisoned with NaN");
+    if (report.check_only)
+        lines.push_back("Timing   none (--check-only)");
+    else
+        lines.push_back("Timing   " +
+                        (report.has_gpu_part ? "median of " + std::to_string(report.reps) + " GPU reps after " +
+                                                   std::to_string(report.warmup) + " warm-ups (CUDA events" +
+                                                   (report.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "), "
+                                             : std::string("median of ")) +
+                        std::to_string(report.cpu_reps) + " CPU reps; " + std::to_string(report.cpu_cores) +
+                        " CPU cores; byte model: 1 B in + 4 B out per value");
+    return lines;
+}
+
+std::string render_text(const Report& report, bool markdown) {
+    std::ostringstream out;
+    out << (markdown ? "### " : "") << "convlab lab " << report.lab << ": " << report.title << "\n";
+    if (markdown) out << "\n";
+    for (const std::string& line : header_lines(report)) out << (markdown ? "- " : "") << line << "\n";
+    out << "\n";
+    std::vector<Column> used;
+    const auto rows = table(report, used);
+    std::vector<size_t> width(used.size());
+    for (size_t c = 0; c < used.size(); ++c) {
+        width[c] = used[c].header.size();
+        for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+    }
+    auto emit = [&](const std::vector<std::string>& cells) {
+        for (size_t c = 0; c < cells.size(); ++c) {
+            const size_t pad = width[c] - cells[c].size();
+            const std::string padded = used[c].right ? std::string(pad, ' ') + cells[c] : cells[c] + std::string(pad, ' ');
+            out << (markdown ? "| " : c ? "  " : "") << padded << (markdown ? " " : "");
+        }
+        out << (markdown ? "|" : "") << "\n";
+    };
+    std::vector<std::string> headers;
+    for (const Column& c : used) headers.push_back(c.header);
+    emit(headers);
+    if (markdown) {
+        std::vector<std::string> rule;
+        for (size_t c = 0; c < used.size(); ++c)
+            rule.push_back(used[c].right ? std::string(width[c] - 1, '-') + ":" : std::string(width[c], '-'));
+        emit(rule);
+    }
+    for (const auto& row : rows) emit(row);
+    std::vector<std::string> notes;
+    for (const auto& r : report.results) {
+        // Skipped for want of a GPU: the header line already says why, once.
+        if (r.status == "pass" || (r.status == "skipped" && !report.gpu_skipped.empty())) continue;
+        const std::string threads = r.threads == 1 ? " (1 thread)" : r.threads ? " (" + std::to_string(r.threads) + " threads)" : "";
+        notes.push_back(r.name + threads + ": " + r.message);
+        for (const std::string& d : r.check.details()) notes.push_back("    " + d);
+    }
+    notes.insert(notes.end(), report.notes.begin(), report.notes.end());
+    if (!notes.empty()) out << "\n";
+    for (const std::string& note : notes) out << (markdown ? "> " : "") << note << (markdown ? "  " : "") << "\n";
+    return out.str();
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::string render_csv(const Report& report) {
+    // Fixed columns in full precision, so a spreadsheet or a plot can rely on them.
+    std::ostringstream out;
+    out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,mpix_per_s,gb_per_s,"
+           "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message\n";
+    auto num = [](const std::optional<double>& v) { return v ? fixed(*v, 6) : std::string(); };
+    for (const auto& r : report.results) {
+        out << report.lab << "," << csv_field(r.name) << "," << r.kind << "," << r.threads << "," << r.status << ","
+            << num(r.time ? std::optional<double>(r.time->median_ms) : std::nullopt) << ","
+            << num(r.time ? std::optional<double>(r.time->min_ms) : std::nullopt) << ","
+            << num(r.time ? std::optional<double>(r.time->cv) : std::nullopt) << ","
+            << num(r.end_to_end ? std::optional<double>(r.end_to_end->median_ms) : std::nullopt) << ","
+            << num(r.mpix_per_s) << "," << num(r.gb_per_s) << "," << num(r.pct_copy_bandwidth) << "," << num(r.gflop_per_s) << ","
+            << num(r.pct_fp32_peak) << "," << num(r.speedup_vs_omp) << "," << num(r.speedup_vs_baseline) << "," << report.width
+            << "," << report.height << "," << report.channels << "," << csv_field(report.mask_spec) << "," << report.border << ","
+            << csv_field(r.message) << "\n";
+    }
+    return out.str();
+}
+
+nlohmann::json timing_json(const std::optional<TimingStats>& t) {
+    if (!t) return nullptr;
+    return {{"samples", t->samples}, {"median_ms", t->median_ms}, {"min_ms", t->min_ms}, {"cv", t->cv}};
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+std::string render_json(const Report& report) {
+    using nlohmann::json;
+    json device = nullptr;
+    if (report.device) {
+        const DeviceInfo& d = *report.device;
+        device = {{"name", d.name}, {"arch", d.arch()}, {"multiprocessors", d.multiprocessors}, {"sm_clock_mhz", d.sm_clock_mhz},
+                  {"memory_clock_mhz", d.memory_clock_mhz}, {"memory_bus_bits", d.memory_bus_bits}, {"l2_bytes", d.l2_bytes},
+                  {"memory_bytes", d.memory_bytes}, {"driver_version", d.driver_version}, {"runtime_version", d.runtime_version},
+                  {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}, {"fp32_peak_gflops", d.fp32_peak_gflops()},
+                  {"copy_bandwidth_gbs", optional_json(report.copy_bandwidth_gbs)}};
+    }
+    json results = json::array();
+    for (const auto& r : report.results) {
+        json first = json::array();
+        for (const Mismatch& m : r.check.first)
+            first.push_back({{"x", m.x}, {"y", m.y}, {"channel", m.c}, {"got", std::isfinite(m.got) ? json(m.got) : json(nullptr)},
+                             {"expected", m.expected}, {"where", m.where}});
+        results.push_back({{"variant", r.name}, {"description", r.description}, {"kind", r.kind}, {"threads", r.threads},
+                           {"status", r.status}, {"message", r.message},
+                           {"check", {{"values", r.check.values}, {"bad", r.check.bad}, {"unwritten", r.check.unwritten},
+                                      {"max_abs_error", r.check.max_abs_error}, {"max_rel_error", r.check.max_rel_error},
+                                      {"first_mismatches", first}}},
+                           {"time", timing_json(r.time)}, {"end_to_end", timing_json(r.end_to_end)},
+                           {"mpix_per_s", optional_json(r.mpix_per_s)}, {"gb_per_s", optional_json(r.gb_per_s)},
+                           {"pct_copy_bandwidth", optional_json(r.pct_copy_bandwidth)}, {"gflop_per_s", optional_json(r.gflop_per_s)},
+                           {"pct_fp32_peak", optional_json(r.pct_fp32_peak)}, {"speedup_vs_omp", optional_json(r.speedup_vs_omp)},
+                           {"speedup_vs_baseline", optional_json(r.speedup_vs_baseline)},
+                           {"parallel_efficiency_pct", optional_json(r.parallel_efficiency)}});
+    }
+    json doc = {{"schema", kReportSchema},
+                {"lab", report.lab},
+                {"title", report.title},
+                {"device", device},
+                {"has_gpu_part", report.has_gpu_part},
+                {"gpu_skipped", report.gpu_skipped.empty() ? json(nullptr) : json(report.gpu_skipped)},
+                {"input", {{"source", report.image_source}, {"width", report.width}, {"height", report.height},
+                           {"channels", report.channels}, {"seed", report.seed}}},
+                {"mask", {{"spec", report.mask_spec}, {"size", report.mask_size}}},
+                {"border", report.border},
+                {"tolerance", {{"atol", report.tolerance.atol}, {"rtol", report.tolerance.rtol}}},
+                {"timing", {{"warmup", report.warmup}, {"reps", report.reps}, {"cpu_reps", report.cpu_reps},
+                            {"l2_flush", report.flush_l2}, {"check_only", report.check_only}, {"cpu_cores", report.cpu_cores}}},
+                {"byte_model", "bytes = width*height*channels*(1 + 4); flops = 2*k*k*width*height*channels"},
+                {"baseline", report.baseline},
+                {"results", results},
+                {"notes", report.notes}};
+    return doc.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string render(const Report& report, Format format) {
+    switch (format) {
+        case Format::Text: return render_text(report, false);
+        case Format::Markdown: return render_text(report, true);
+        case Format::Csv: return render_csv(report);
+        case Format::Json: return render_json(report);
+    }
+    return "";
+}
+
+}  // namespace convlab

@@ -1,0 +1,65 @@
+// convlab harness — do not edit in a lab.
+// A lab run's results and their four renderings. JSON carries everything under a versioned
+// schema (kReportSchema); text, Markdown and CSV carry the table. The grader and the plots read
+// JSON or CSV, never the text.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/check.hpp"
+#include "common/device_info.hpp"
+#include "common/options.hpp"
+#include "common/stats.hpp"
+
+namespace convlab {
+
+// Bump when a field changes meaning or disappears; adding a field keeps the version.
+constexpr const char* kReportSchema = "convlab.report/1";
+
+struct VariantResult {
+    std::string name;
+    std::string description;
+    std::string kind;     // "reference", "cpu" or "gpu"
+    std::string status;   // "pass", "fail", "not-implemented", "error", "skipped"
+    std::string message;  // the check's summary, or why it did not run
+    int threads = 0;      // CPU variants: OpenMP threads
+    CheckResult check;
+    std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
+    std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation
+
+    // Derived from time (see derive_figures); absent when there is no time or no ceiling.
+    std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
+    std::optional<double> speedup_vs_omp, speedup_vs_baseline, parallel_efficiency;
+};
+
+struct Report {
+    int lab = 0;
+    std::string title;
+    std::optional<DeviceInfo> device;
+    std::optional<double> copy_bandwidth_gbs;
+    bool has_gpu_part = false;  // the lab has GPU variants (lab 0 has none)
+    std::string gpu_skipped;    // why the GPU part did not run, or empty
+    std::string image_source;
+    int width = 0, height = 0, channels = 0;
+    uint64_t seed = 0;
+    std::string mask_spec;
+    int mask_size = 0;
+    std::string border;
+    Tolerance tolerance;
+    int warmup = 0, reps = 0, cpu_reps = 0;
+    bool flush_l2 = true;
+    bool check_only = false;
+    int cpu_cores = 0;
+    std::string baseline;
+    std::vector<VariantResult> results;
+    std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
+};
+
+// Fills the derived figures of every result under the byte model: each input byte read once,
+// each output float written once; 2*K*K flops per output value.
+void derive_figures(Report& report);
+
+std::string render(const Report& report, Format format);
+
+}  // namespace convlab

@@ -1,0 +1,23 @@
+// convlab harness — do not edit in a lab.
+// Counter-based random numbers: the value at (seed, a, b, c) never depends on the order in which
+// values are drawn, so generated images and masks are the same on every machine and thread count.
+#pragma once
+#include <cstdint>
+
+namespace convlab {
+
+inline uint64_t splitmix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+inline uint64_t hash4(uint64_t seed, uint64_t a, uint64_t b, uint64_t c) {
+    return splitmix64(splitmix64(splitmix64(splitmix64(seed) ^ a) ^ b) ^ c);
+}
+
+// Uniform in [0, 1) with 53 random bits.
+inline double unit_double(uint64_t bits) { return double(bits >> 11) * (1.0 / 9007199254740992.0); }
+
+}  // namespace convlab

@@ -1,0 +1,22 @@
+// convlab harness — do not edit in a lab.
+// Summary statistics of repeated timings.
+#pragma once
+#include <vector>
+
+namespace convlab {
+
+// Above this coefficient of variation the report warns that the timing is noisy.
+constexpr double kNoisyCv = 0.10;
+
+struct TimingStats {
+    int samples = 0;
+    double median_ms = 0;
+    double min_ms = 0;
+    double cv = 0;  // sample standard deviation / mean
+    bool noisy() const { return cv > kNoisyCv; }
+};
+
+// Median (the mean of the middle two for an even count), minimum and coefficient of variation.
+TimingStats summarize(std::vector<double> samples_ms);
+
+}  // namespace convlab

@@ -1,0 +1,17 @@
+// convlab harness — do not edit in a lab.
+// Built-in inputs, generated from a seed so every run and every machine sees the same pixels.
+#pragma once
+#include <cstdint>
+
+#include "common/image.hpp"
+
+namespace convlab {
+
+// Shapes with sharp edges, smooth gradients, a fine stripe texture and noise: a blur, an edge
+// filter or a misplaced halo all show in the output picture. Any size, 1 or 3 channels.
+Image make_synthetic_image(int width, int height, int channels, uint64_t seed);
+
+// Every byte uniform in 0..255: the hardest input for a check (no two neighbours alike).
+Image make_random_image(int width, int height, int channels, uint64_t seed);
+
+}  // namespace convlab

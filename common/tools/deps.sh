@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What convlab needs from Debian/Ubuntu packages, checked or installed.
+#   deps.sh check build|test|bench   exit 0 when present; otherwise one message naming the fix, exit 1
+#   deps.sh install                  apt-get install everything (as root or with passwordless sudo);
+#                                    otherwise print the exact command and exit 1
+# Header folders come from the Makefile (STB_INCLUDE, JSON_INCLUDE, CXXOPTS_INCLUDE, GTEST_INCLUDE).
+set -u
+
+STB_INCLUDE=${STB_INCLUDE:-/usr/include/stb}
+JSON_INCLUDE=${JSON_INCLUDE:-/usr/include}
+CXXOPTS_INCLUDE=${CXXOPTS_INCLUDE:-/usr/include}
+GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
+
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev"
+
+# has_library NAME: a static or shared library the linker will find.
+has_library() {
+    ldconfig -p 2>/dev/null | grep -q "lib$1\.so" && return 0
+    for dir in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib /usr/local/lib; do
+        [ -e "$dir/lib$1.a" ] || [ -e "$dir/lib$1.so" ] && return 0
+    done
+    return 1
+}
+
+# missing_for PURPOSE: prints the Debian package of each missing piece, one a line.
+missing_for() {
+    command -v g++ >/dev/null || echo g++
+    command -v make >/dev/null || echo make
+    [ -f "$STB_INCLUDE/stb_image.h" ] && [ -f "$STB_INCLUDE/stb_image_write.h" ] || echo libstb-dev
+    [ -f "$JSON_INCLUDE/nlohmann/json.hpp" ] || echo nlohmann-json3-dev
+    [ -f "$CXXOPTS_INCLUDE/cxxopts.hpp" ] || echo libcxxopts-dev
+    case "$1" in
+        test)
+            command -v python3 >/dev/null || echo python3
+            [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev ;;
+        bench)
+            [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
+    esac
+}
+
+check_nvcc() {
+    command -v "${NVCC:-nvcc}" >/dev/null && return 0
+    echo "convlab: nvcc not found: install the CUDA toolkit (NVIDIA's packages for your distribution)" \
+         "and put its bin/ folder on PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH" >&2
+    return 1
+}
+
+case "${1:-}" in
+    check)
+        purpose=${2:-build}
+        check_nvcc || exit 1
+        missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
+        [ -z "$missing" ] && exit 0
+        echo "convlab: missing packages for '$purpose': ${missing% }. Install them with:" >&2
+        echo "    sudo apt-get install -y ${missing% }     (or: make deps)" >&2
+        echo "  On a machine without the packages, point the build at copied headers: make DEPS_INCLUDE=/path/to/include ..." >&2
+        exit 1 ;;
+    install)
+        if [ "$(id -u)" -eq 0 ]; then sudo=""
+        elif sudo -n true 2>/dev/null; then sudo="sudo -n"
+        else
+            echo "convlab: installing packages needs root. Run:" >&2
+            echo "    sudo apt-get update && sudo apt-get install -y $ALL_PACKAGES" >&2
+            exit 1
+        fi
+        export DEBIAN_FRONTEND=noninteractive
+        $sudo apt-get update -q && $sudo apt-get install -y -q $ALL_PACKAGES || exit 1
+        check_nvcc || exit 1
+        echo "convlab: dependencies installed" ;;
+    *)
+        echo "usage: $0 check build|test|bench | install" >&2
+        exit 2 ;;
+esac

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# make doctor: what this machine has for convlab, each missing piece with its fix.
+set -u
+ok() { printf '  %-22s %s\n' "$1" "$2"; }
+bad() { printf '  %-22s MISSING: %s\n' "$1" "$2"; problems=$((problems + 1)); }
+problems=0
+NVCC=${NVCC:-nvcc}
+
+echo "convlab doctor"
+if command -v "$NVCC" >/dev/null; then
+    ok "CUDA toolkit" "$("$NVCC" --version | grep -o 'release [0-9.]*' | head -1) ($(command -v "$NVCC"))"
+else
+    bad "CUDA toolkit" "install the CUDA toolkit and put nvcc on PATH (export PATH=/usr/local/cuda/bin:\$PATH)"
+fi
+ok "host compiler" "$(g++ --version 2>/dev/null | head -1 || echo none)"
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+    ok "driver" "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)"
+    while IFS=, read -r name cc mem; do ok "GPU" "$name, compute capability$cc,$mem"; done \
+        < <(nvidia-smi --query-gpu=name,compute_cap,memory.total --format=csv,noheader)
+else
+    ok "GPU" "none found (nvidia-smi absent or no device): labs run their CPU part and skip the GPU"
+fi
+ok "architecture" "${ARCH_DESCRIPTION:-?}"
+
+check_header() {  # name folder file package
+    if [ -f "$2/$3" ]; then ok "$1" "$2/$3"; else bad "$1" "sudo apt-get install $4   (or point $5 at a copy)"; fi
+}
+check_header "stb_image" "${STB_INCLUDE:-/usr/include/stb}" stb_image.h libstb-dev STB_INCLUDE
+check_header "nlohmann json" "${JSON_INCLUDE:-/usr/include}" nlohmann/json.hpp nlohmann-json3-dev JSON_INCLUDE
+check_header "cxxopts" "${CXXOPTS_INCLUDE:-/usr/include}" cxxopts.hpp libcxxopts-dev CXXOPTS_INCLUDE
+check_header "GoogleTest (tests)" "${GTEST_INCLUDE:-/usr/include}" gtest/gtest.h libgtest-dev GTEST_INCLUDE
+check_header "Google Benchmark" /usr/include benchmark/benchmark.h libbenchmark-dev "the build"
+if command -v python3 >/dev/null; then ok "python3 (tests)" "$(python3 --version 2>&1)"; else bad "python3 (tests)" "sudo apt-get install python3"; fi
+if command -v compute-sanitizer >/dev/null; then ok "compute-sanitizer" "$(command -v compute-sanitizer)"
+else ok "compute-sanitizer" "not found (optional: the GPU suite skips its sanitizer tests)"; fi
+
+echo
+if [ "$problems" -eq 0 ]; then echo "everything convlab needs is here"; else echo "$problems missing: 'make deps' installs the packages"; fi
+exit $((problems > 0))

@@ -1,0 +1,22 @@
+// convlab lab 0 driver — do not edit. Your work is in conv2d_omp.cpp.
+#include "common/lab.hpp"
+#include "common/reference.hpp"
+#include "labs/lab0/lab0.hpp"
+
+int main(int argc, char** argv) {
+    using namespace convlab;
+    LabSpec spec;
+    spec.number = 0;
+    spec.title = "CPU baseline: the sequential convolution and OpenMP row chunks";
+    spec.student_files = "labs/lab0/conv2d_omp.cpp";
+    spec.default_width = 1021;  // primes: no thread count divides the rows evenly
+    spec.default_height = 769;
+    spec.cpu = {
+        {"sequential", "conv2d_cpu: the definition, one thread",
+         [](const Problem& p, float* out, int) { conv2d_cpu(p.image, p.mask, p.border, out); }},
+        {"openmp", "your conv2d_omp, one row chunk per thread",
+         [](const Problem& p, float* out, int threads) { conv2d_omp(p.image, p.mask, p.border, out, threads); }, true},
+    };
+    spec.baseline = "sequential";
+    return run_lab(argc, argv, spec);
+}

@@ -1,0 +1,22 @@
+// convlab lab 1 driver — do not edit. Your work is in conv2d_naive.cu and conv2d_naive_host.cu.
+#include "common/lab.hpp"
+#include "labs/lab1/lab1.hpp"
+
+int main(int argc, char** argv) {
+    using namespace convlab;
+    LabSpec spec;
+    spec.number = 1;
+    spec.title = "global memory: the naive kernel, thread mappings and the mask in constant memory";
+    spec.student_files = "labs/lab1/conv2d_naive.cu, labs/lab1/conv2d_naive_host.cu";
+    spec.max_mask_size = kLab1MaxMaskSize;
+    const TileShape block{16, 16};  // the block the handout suggests, for the check's hints
+    spec.gpu = {
+        {"naive-2d-global", "2-D blocks, one thread per pixel, mask in global memory", launch_conv2d_naive, nullptr,
+         [](const Problem& p, float* h_out) { conv2d_naive_gpu(p.image, p.mask, p.border, h_out); }, block},
+        {"naive-1d-global", "1-D blocks over the pixels in row-major order, mask in global memory", launch_conv2d_naive_1d},
+        {"naive-2d-constant", "2-D blocks, mask in __constant__ memory", launch_conv2d_naive_const, copy_mask_to_constant,
+         nullptr, block},
+    };
+    spec.baseline = "naive-2d-global";
+    return run_lab(argc, argv, spec);
+}

@@ -1,0 +1,104 @@
+// The shared command line.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/lab.hpp"
+#include "common/options.hpp"
+
+using namespace convlab;
+
+namespace {
+
+LabSpec spec() {
+    LabSpec s;
+    s.number = 7;
+    s.title = "test";
+    s.cpu = {{"seq", "sequential", nullptr}};
+    s.gpu = {{"fast", "fast kernel", nullptr}};
+    return s;
+}
+
+Options parse(std::vector<std::string> words) {
+    words.insert(words.begin(), "lab7");
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    return parse_options(int(argv.size()), argv.data(), spec());
+}
+
+std::string error_of(std::vector<std::string> words) {
+    try {
+        parse(std::move(words));
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(Options, Defaults) {
+    const Options o = parse({});
+    EXPECT_EQ(o.image, "synthetic");
+    EXPECT_EQ(o.width, 2999);
+    EXPECT_EQ(o.height, 1999);
+    EXPECT_EQ(o.mask, "gauss:7:2");
+    EXPECT_EQ(o.border, Border::Zero);
+    EXPECT_EQ(o.format, Format::Text);
+    EXPECT_TRUE(o.flush_l2);
+    EXPECT_FALSE(o.threads.empty());
+}
+
+TEST(Options, Everything) {
+    const Options o = parse({"--size", "640x480", "--channels", "1", "--mask", "box:3", "--border", "mirror", "--seed", "9",
+                             "--variant", "fast", "--threads", "1,3", "--reps", "4", "--warmup", "0", "--no-flush",
+                             "--format", "json", "--out", "/tmp/x", "--tile-to", "1000"});
+    EXPECT_EQ(o.width, 640);
+    EXPECT_EQ(o.channels, 1);
+    EXPECT_EQ(o.border, Border::Mirror);
+    EXPECT_EQ(o.seed, 9u);
+    EXPECT_EQ(o.variants, std::vector<std::string>{"fast"});
+    EXPECT_EQ(o.threads, (std::vector<int>{1, 3}));
+    EXPECT_EQ(o.reps, 4);
+    EXPECT_FALSE(o.flush_l2);
+    EXPECT_EQ(o.format, Format::Json);
+    EXPECT_EQ(o.tile_width, 1000);
+    EXPECT_EQ(o.tile_height, 1000);
+}
+
+TEST(Options, DemoChoosesABigImageAndAFolder) {
+    const Options o = parse({"--demo"});
+    EXPECT_EQ(o.width, 4096);
+    EXPECT_EQ(o.out_dir, "demo-output/lab7");
+}
+
+TEST(Options, HelpListsVariantsAndExitStatuses) {
+    const Options o = parse({"--help"});
+    EXPECT_TRUE(o.help);
+    EXPECT_NE(o.help_text.find("fast kernel"), std::string::npos);
+    EXPECT_NE(o.help_text.find("Exit status"), std::string::npos);
+}
+
+TEST(Options, BadValuesSayWhatIsAccepted) {
+    EXPECT_NE(error_of({"--bogus"}).find("--help"), std::string::npos);
+    EXPECT_NE(error_of({"stray"}).find("unexpected argument"), std::string::npos);
+    EXPECT_NE(error_of({"--size=-5x3"}).find("1 to 32768"), std::string::npos);
+    EXPECT_NE(error_of({"--size", "0x10"}).find("1 to 32768"), std::string::npos);
+    EXPECT_NE(error_of({"--size", "100000x10"}).find("1 to 32768"), std::string::npos);
+    EXPECT_NE(error_of({"--size", "12by3"}).find("WxH"), std::string::npos);
+    EXPECT_NE(error_of({"--channels", "2"}).find("1 or 3"), std::string::npos);
+    EXPECT_NE(error_of({"--channels", "4"}).find("1 to 3"), std::string::npos);
+    EXPECT_NE(error_of({"--border", "reflect"}).find("zero, clamp, wrap, mirror"), std::string::npos);
+    EXPECT_NE(error_of({"--format", "xml"}).find("text, md, csv, json"), std::string::npos);
+    EXPECT_NE(error_of({"--variant", "slow"}).find("accepted: seq, fast"), std::string::npos);
+    EXPECT_NE(error_of({"--threads", "0"}).find("out of range"), std::string::npos);
+    EXPECT_NE(error_of({"--reps", "many"}).find("not a whole number"), std::string::npos);
+    EXPECT_NE(error_of({"--seed=-1"}).find("negative"), std::string::npos);
+}
+
+TEST(Options, ThreadCountsUpToTwiceTheCores) {
+    EXPECT_EQ(default_thread_counts(2), (std::vector<int>{1, 2, 4}));
+    EXPECT_EQ(default_thread_counts(6), (std::vector<int>{1, 2, 4, 6, 8, 12}));
+    EXPECT_EQ(default_thread_counts(16), (std::vector<int>{1, 2, 4, 8, 16, 32}));
+}

@@ -1,0 +1,131 @@
+// Derived figures and the four report formats.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/report.hpp"
+
+using namespace convlab;
+
+namespace {
+
+VariantResult row(const std::string& name, const std::string& kind, double median_ms, int threads = 0) {
+    VariantResult r;
+    r.name = name;
+    r.description = name + " description";
+    r.kind = kind;
+    r.status = "pass";
+    r.message = "PASS";
+    r.threads = threads;
+    r.time = TimingStats{5, median_ms, median_ms * 0.9, 0.01};
+    return r;
+}
+
+Report sample() {
+    Report report;
+    report.lab = 1;
+    report.title = "test";
+    DeviceInfo d;
+    d.name = "Test GPU";
+    d.cc_major = 9;
+    d.multiprocessors = 10;
+    d.sm_clock_mhz = 1000;
+    d.fp32_lanes_per_sm = 128;  // peak = 2 * 128 * 10 * 1 GHz = 2560 GFLOP/s
+    report.device = d;
+    report.has_gpu_part = true;
+    report.copy_bandwidth_gbs = 100.0;
+    report.image_source = "synthetic";
+    report.width = 1000;
+    report.height = 1000;
+    report.channels = 1;
+    report.mask_spec = "box:3";
+    report.mask_size = 3;
+    report.border = "zero";
+    report.baseline = "slow";
+    report.results = {row("openmp-reference", "reference", 20.0, 4), row("slow", "gpu", 1.0), row("fast", "gpu", 0.1)};
+    VariantResult failed = row("broken, \"quoted\"", "gpu", 0.0);
+    failed.time.reset();
+    failed.status = "fail";
+    failed.message = "FAIL: 3 of 1000000 values wrong";
+    report.results.push_back(failed);
+    derive_figures(report);
+    return report;
+}
+
+}  // namespace
+
+TEST(Figures, ByteModelAndPeaks) {
+    const Report report = sample();
+    const VariantResult& fast = report.results[2];
+    // 1e6 values * 5 bytes in 0.1 ms = 50 GB/s = 50% of 100 GB/s
+    EXPECT_NEAR(*fast.gb_per_s, 50.0, 1e-9);
+    EXPECT_NEAR(*fast.pct_copy_bandwidth, 50.0, 1e-9);
+    // 2 * 9 * 1e6 flops in 0.1 ms = 180 GFLOP/s = 7.03% of 2560
+    EXPECT_NEAR(*fast.gflop_per_s, 180.0, 1e-9);
+    EXPECT_NEAR(*fast.pct_fp32_peak, 100.0 * 180 / 2560, 1e-9);
+    EXPECT_NEAR(*fast.mpix_per_s, 10000.0, 1e-6);
+    EXPECT_NEAR(*fast.speedup_vs_omp, 200.0, 1e-9);
+    EXPECT_NEAR(*fast.speedup_vs_baseline, 10.0, 1e-9);
+    EXPECT_FALSE(report.results[3].gb_per_s.has_value());  // failed: no figures
+    EXPECT_FALSE(report.results[0].pct_copy_bandwidth.has_value());  // the CPU is not held to the GPU's ceiling
+}
+
+TEST(Figures, ParallelEfficiencyInAThreadSweep) {
+    Report report = sample();
+    report.results = {row("openmp", "cpu", 100.0, 1), row("openmp", "cpu", 30.0, 4)};
+    report.baseline = "";
+    derive_figures(report);
+    EXPECT_NEAR(*report.results[1].parallel_efficiency, 100.0 * 100 / 30 / 4, 1e-9);
+}
+
+TEST(Render, TextTableIsAligned) {
+    const std::string text = render(sample(), Format::Text);
+    std::istringstream lines(text);
+    std::string line, header;
+    size_t width = 0;
+    int table_rows = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("variant", 0) == 0) header = line, width = line.size();
+        else if (width && !line.empty() && table_rows < 4) {
+            EXPECT_EQ(line.size(), width) << line;
+            ++table_rows;
+        }
+    }
+    EXPECT_EQ(table_rows, 4);
+    EXPECT_NE(header.find("GB/s"), std::string::npos);
+    EXPECT_NE(text.find("Test GPU"), std::string::npos);
+    EXPECT_NE(text.find("FAIL: 3 of 1000000"), std::string::npos);
+}
+
+TEST(Render, MarkdownIsATable) {
+    const std::string md = render(sample(), Format::Markdown);
+    EXPECT_NE(md.find("| variant"), std::string::npos);
+    EXPECT_NE(md.find("| ---"), std::string::npos);
+    EXPECT_NE(md.find("---: |"), std::string::npos);
+}
+
+TEST(Render, CsvHasFixedColumnsAndQuotes) {
+    const std::string csv = render(sample(), Format::Csv);
+    std::istringstream lines(csv);
+    std::string header, first;
+    std::getline(lines, header);
+    std::getline(lines, first);
+    EXPECT_EQ(header.rfind("lab,variant,kind,threads,status,median_ms", 0), 0u);
+    EXPECT_EQ(first.rfind("1,openmp-reference,reference,4,pass,20.000000", 0), 0u);
+    EXPECT_NE(csv.find("\"broken, \"\"quoted\"\"\""), std::string::npos);
+}
+
+TEST(Render, JsonFollowsTheSchema) {
+    const auto doc = nlohmann::json::parse(render(sample(), Format::Json));
+    EXPECT_EQ(doc["schema"], kReportSchema);
+    EXPECT_EQ(doc["lab"], 1);
+    EXPECT_EQ(doc["device"]["name"], "Test GPU");
+    EXPECT_DOUBLE_EQ(doc["device"]["fp32_peak_gflops"].get<double>(), 2560.0);
+    ASSERT_EQ(doc["results"].size(), 4u);
+    EXPECT_EQ(doc["results"][2]["variant"], "fast");
+    EXPECT_DOUBLE_EQ(doc["results"][2]["time"]["median_ms"].get<double>(), 0.1);
+    EXPECT_TRUE(doc["results"][3]["time"].is_null());
+    EXPECT_EQ(doc["results"][3]["status"], "fail");
+    EXPECT_EQ(doc["input"]["width"], 1000);
+}
