@@ -1,0 +1,208 @@
+"""The labs' behaviour that needs no GPU: the CPU lab end to end, skeletons failing cleanly, the
+no-GPU path, every kind of bad input, the report formats and the pictures."""
+import csv
+import io
+import json
+import os
+import struct
+import tempfile
+import zlib
+
+from testkit import ROOT, Skip, gpu_available, lab, lab_json, make, run
+
+BORDERS = ["zero", "clamp", "wrap", "mirror"]
+# Awkward shapes: single pixels, single rows and columns, primes, smaller than any mask.
+LAB0_SHAPES = ["1x1", "1x9", "9x1", "2x3", "17x13", "61x37", "127x5"]
+
+
+def lab0_solution_passes_everywhere():
+    failures = []
+    for shape in LAB0_SHAPES:
+        for border in BORDERS:
+            for channels in ("1", "3"):
+                mask = "random:5:%d" % len(failures) if shape != "1x1" else "random:9:2"
+                status, _, err = lab("lab0-solution", "--check-only", "--size", shape, "--border", border,
+                                     "--channels", channels, "--mask", mask, "--threads", "1,3")
+                if status != 0:
+                    failures.append(f"{shape} {border} {channels}ch: exit {status} {err.strip()[:200]}")
+    assert not failures, "\n".join(failures)
+
+
+def lab0_solution_default_run():
+    doc = lab_json("lab0-solution", "--cpu-reps", "1", "--threads", "1,2")
+    runs = [(r["variant"], r["threads"], r["status"]) for r in doc["results"]]
+    assert [(v, s) for v, _, s in runs] == [("openmp-reference", "pass"), ("sequential", "pass"), ("openmp", "pass"),
+                                            ("openmp", "pass")], runs
+    openmp2 = [r for r in doc["results"] if r["variant"] == "openmp" and r["threads"] == 2][0]
+    assert openmp2["time"]["median_ms"] > 0 and openmp2["parallel_efficiency_pct"] > 0, openmp2
+
+
+def lab0_skeleton_fails_cleanly():
+    status, out, err = lab("lab0-student", "--check-only", "--size", "40x30")
+    assert status == 1, f"exit {status}, expected 1\n{err}"
+    assert "not implemented yet: conv2d_omp" in out, out
+
+
+def skeleton_without_gpu_fails_or_skips_cleanly(n):
+    status, out, err = lab(f"lab{n}-student", "--check-only", "--size", "40x30")
+    assert status in (1, 3), f"exit {status}: the skeleton crashed or passed\n{out}\n{err}"
+    assert "Traceback" not in err and "Segmentation" not in err
+
+
+def lab1_without_gpu_says_skipped():
+    if gpu_available():
+        raise Skip("this machine has a GPU")
+    status, out, err = lab("lab1-solution", "--size", "64x48", "--cpu-reps", "1")
+    assert status == 3, f"exit {status}, expected 3"
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1 and "GPU variants skipped" in lines[0], err
+    assert "openmp-reference" in out and "skipped" in out, out
+
+
+def png16(path):
+    """A valid 1x1 PNG with 16 bits per channel (stb_image_write only writes 8-bit)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    header = struct.pack(">IIBBBBB", 1, 1, 16, 0, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\x12\x34")) + chunk(b"IEND", b""))
+
+
+def bad_input_cases(tmp):
+    good = os.path.join(tmp, "good.png")
+    status, _, err = run([os.path.join(ROOT, "build", "bin", "imagegen"), "--size", "64x64", "--out", good])
+    assert status == 0, err
+    with open(good, "rb") as f:
+        data = f.read()
+    with open(os.path.join(tmp, "cut.png"), "wb") as f:
+        f.write(data[: len(data) // 2])
+    with open(os.path.join(tmp, "text.png"), "w") as f:
+        f.write("not an image\n")
+    png16(os.path.join(tmp, "deep.png"))
+    with open(os.path.join(tmp, "empty.pgm"), "wb") as f:
+        f.write(b"P5\n0 0\n255\n")
+    with open(os.path.join(tmp, "ragged.txt"), "w") as f:
+        f.write("1 2 3\n4 5\n6 7 8\n")
+    with open(os.path.join(tmp, "a-file"), "w") as f:
+        f.write("x")
+    t = lambda name: os.path.join(tmp, name)  # noqa: E731
+    return {
+        "missing file": (["--image", t("missing.png")], "cannot open image"),
+        "not an image": (["--image", t("text.png")], "cannot read image"),
+        "truncated PNG": (["--image", t("cut.png")], "corrupt or truncated"),
+        "16-bit PNG": (["--image", t("deep.png")], "16 bits"),
+        "0-sized image": (["--image", t("empty.pgm")], "accepted"),
+        "0-sized --size": (["--size", "0x5"], "1 to 32768"),
+        "negative size": (["--size=-4x4"], "1 to 32768"),
+        "huge size": (["--size", "40000x40000"], "1 to 32768"),
+        "2 channels": (["--channels", "2"], "1 or 3"),
+        "even mask": (["--mask", "box:4"], "odd size"),
+        "zero mask": (["--mask", "gauss:0:1"], "odd size"),
+        "mask larger than the lab allows": (["--mask", "box:33"], "1 to 31"),
+        "unknown mask": (["--mask", "blurry"], "unknown mask"),
+        "unknown border": (["--border", "reflect"], "accepted: zero, clamp, wrap, mirror"),
+        "malformed mask file": (["--mask", t("ragged.txt")], "line 2"),
+        "unknown option": (["--frobnicate"], "--help"),
+        "unknown variant": (["--variant", "nope"], "unknown variant"),
+        "bad format": (["--format", "xml"], "accepted: text, md, csv, json"),
+        "unwritable output folder": (["--out", t("a-file") + "/sub"], "cannot use --out"),
+    }
+
+
+def bad_input_is_one_line_and_writes_nothing():
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (args, expected) in bad_input_cases(tmp).items():
+            out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
+            extra = [] if "--out" in args else ["--out", out_dir]
+            status, out, err = lab("lab1-solution", *args, *extra, "--size", "32x32") if "--size" not in " ".join(args) \
+                else lab("lab1-solution", *args, *extra)
+            lines = [l for l in err.splitlines() if l.strip()]
+            problems = []
+            if status != 2:
+                problems.append(f"exit {status}, expected 2")
+            if len(lines) != 1 or expected not in lines[0]:
+                problems.append(f"stderr {err.strip()!r} should be one line containing {expected!r}")
+            if out.strip():
+                problems.append(f"stdout should be empty, got {out.strip()[:100]!r}")
+            if os.path.isdir(out_dir) and os.listdir(out_dir):
+                problems.append(f"left files behind: {os.listdir(out_dir)}")
+            if problems:
+                failures.append(f"{name}: " + "; ".join(problems))
+    assert not failures, "\n".join(failures)
+
+
+def help_lists_variants_and_exit_statuses(n):
+    status, out, _ = lab(f"lab{n}-solution", "--help")
+    assert status == 0 and "Exit status" in out and "--mask" in out, out
+
+
+def formats_parse():
+    base = ["--size", "50x40", "--cpu-reps", "1", "--threads", "1,2"]
+    doc = lab_json("lab0-solution", *base)
+    assert doc["schema"] == "convlab.report/1" and doc["lab"] == 0
+    status, out, _ = lab("lab0-solution", *base, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert status == 0 and [r["variant"] for r in rows] == ["openmp-reference", "sequential", "openmp", "openmp"], out
+    status, out, _ = lab("lab0-solution", *base, "--format", "md")
+    assert status == 0 and "| variant" in out and "| ---" in out, out
+    status, out, _ = lab("lab0-solution", *base)
+    assert status == 0 and "variant" in out and "PASS" in out, out
+
+
+def pictures_are_written():
+    with tempfile.TemporaryDirectory() as tmp:
+        status, _, err = lab("lab0-solution", "--size", "33x21", "--check-only", "--threads", "2", "--out", tmp)
+        assert status == 0, err
+        names = sorted(os.listdir(tmp))
+        assert names == ["input.png", "openmp-diff.png", "openmp.png", "reference.png", "sequential-diff.png",
+                         "sequential.png"], names
+        with open(os.path.join(tmp, "openmp.png"), "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def image_file_input_and_tiling():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "in.png")
+        status, _, err = run([os.path.join(ROOT, "build", "bin", "imagegen"), "--size", "20x10", "--channels", "1", "--out", path])
+        assert status == 0, err
+        doc = lab_json("lab0-solution", "--image", path, "--tile-to", "45x31", "--check-only", "--threads", "2")
+        assert (doc["input"]["width"], doc["input"]["height"], doc["input"]["channels"]) == (45, 31, 1), doc["input"]
+        assert all(r["status"] == "pass" for r in doc["results"]), doc["results"]
+
+
+def bench_runs():
+    make("build/bin/bench_reference")
+    status, out, err = run([os.path.join(ROOT, "build", "bin", "bench_reference"), "--benchmark_filter=omp/256/3/.*",
+                            "--benchmark_min_time=0.01", "--benchmark_format=json"], timeout=600)
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["benchmarks"] and all(b.get("bytes_per_second", 0) > 0 for b in doc["benchmarks"]), out[:500]
+
+
+def doctor_runs():
+    status, out, err = run(["make", "--no-print-directory", "doctor"])
+    assert "convlab doctor" in out and "CUDA toolkit" in out and "stb_image" in out, out + err
+
+
+def register_solution_sweeps(results):
+    """The CPU labs' shape sweeps, which make test-gpu runs too: every solution on many shapes."""
+    results.run("lab0: solution passes on awkward shapes, every border, 1 and 3 channels", lab0_solution_passes_everywhere)
+
+
+def register(results, labs):
+    make("build/bin/imagegen")
+    register_solution_sweeps(results)
+    results.run("lab0: default run times every thread count", lab0_solution_default_run)
+    results.run("lab0: untouched skeleton fails with 'not implemented yet'", lab0_skeleton_fails_cleanly)
+    for n in labs:
+        if n != 0:
+            results.run(f"lab{n}: untouched skeleton does not crash", skeleton_without_gpu_fails_or_skips_cleanly, n)
+        results.run(f"lab{n}: --help lists variants and exit statuses", help_lists_variants_and_exit_statuses, n)
+    results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
+    results.run("bad input: one line, exit 2, nothing written (19 cases)", bad_input_is_one_line_and_writes_nothing)
+    results.run("report formats: text, md, csv, json", formats_parse)
+    results.run("--out writes input, reference, results and differences", pictures_are_written)
+    results.run("image files and --tile-to", image_file_input_and_tiling)
+    results.run("make bench: Google Benchmark of the CPU references", bench_runs)
+    results.run("make doctor", doctor_runs)

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""convlab's test command (make test): unit tests of common/, a build of every lab and solution,
+the labs' command-line behaviour, and, on a machine with a GPU, the GPU suite. Ends with one line
+'N passed, N failed, N skipped'. With --gpu-only (make test-gpu): the GPU suite alone, which
+fails when there is no GPU."""
+import argparse
+import glob
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_tests  # noqa: E402
+import gpu_suite  # noqa: E402
+from testkit import ROOT, Results, Skip, gpu_available, main_exit, make, run  # noqa: E402
+
+
+def labs():
+    return sorted(int(os.path.basename(os.path.dirname(p))[3:]) for p in glob.glob(os.path.join(ROOT, "labs", "lab*", "main.cpp")))
+
+
+def unit_tests(results):
+    """Runs the GoogleTest binary and records each of its tests as one result."""
+    try:
+        make("build/bin/unit_tests")
+    except AssertionError as why:
+        results.record("unit tests: build", "fail", str(why))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "gtest.json")
+        status, out, err = run([os.path.join(ROOT, "build", "bin", "unit_tests"), f"--gtest_output=json:{report}"])
+        if not os.path.exists(report):
+            results.record("unit tests", "fail", f"the test binary died (exit {status}):\n{(out + err)[-3000:]}")
+            return
+        with open(report) as f:
+            doc = json.load(f)
+    for suite in doc["testsuites"]:
+        for case in suite["testsuite"]:
+            name = f"unit: {suite['name']}.{case['name']}"
+            if case.get("result") == "SKIPPED":
+                results.record(name, "skip", "skipped by the test")
+            elif case.get("failures"):
+                results.record(name, "fail", "\n".join(f["failure"] for f in case["failures"]))
+            else:
+                results.record(name, "pass")
+
+
+def builds(results):
+    for n in labs():
+        for flavour in ("student", "solution"):
+            results.run(f"build: lab{n} {flavour}", make, f"build/bin/lab{n}-{flavour}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--gpu-only", action="store_true", help="the GPU suite alone; fails without a GPU")
+    args = parser.parse_args()
+    results = Results()
+    if args.gpu_only:
+        builds(results)
+        if not gpu_available():
+            results.record("GPU suite", "fail", "no usable CUDA device: make test-gpu needs a GPU (make test runs the rest)")
+            main_exit(results)
+        cli_tests.register_solution_sweeps(results)
+        gpu_suite.register(results, labs())
+        main_exit(results)
+
+    unit_tests(results)
+    builds(results)
+    cli_tests.register(results, labs())
+    try:
+        has_gpu = gpu_available()
+    except AssertionError as why:
+        results.record("GPU probe", "fail", str(why))
+        has_gpu = False
+    if has_gpu:
+        gpu_suite.register(results, labs())
+    else:
+        results.skip_all(gpu_suite.names(labs()), "no GPU on this machine")
+    main_exit(results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""A small test collector shared by convlab's Python tests: each test is a named check that
+passes, fails with a reason, or is skipped with a reason; the run ends with one summary line."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Skip(Exception):
+    """Raised by a test that cannot run on this machine (no GPU, no compute-sanitizer...)."""
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+        self.failures = []
+
+    def record(self, name, outcome, detail=""):
+        if outcome == "pass":
+            self.passed += 1
+        elif outcome == "skip":
+            self.skipped += 1
+        else:
+            self.failed += 1
+            self.failures.append(f"{name}: {detail}")
+        mark = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL"}[outcome]
+        line = f"{mark}  {name}"
+        if detail and outcome != "pass":
+            line += f"  ({detail.splitlines()[0][:300]})" if outcome == "skip" else "\n      " + detail.replace("\n", "\n      ")
+        print(line, flush=True)
+
+    def run(self, name, fn, *args):
+        try:
+            fn(*args)
+        except Skip as why:
+            self.record(name, "skip", str(why))
+        except AssertionError as why:
+            self.record(name, "fail", str(why) or "assertion failed")
+        except Exception as why:  # a broken test is a failed test, not a crashed runner
+            self.record(name, "fail", f"{type(why).__name__}: {why}")
+        else:
+            self.record(name, "pass")
+
+    def skip_all(self, names, why):
+        for name in names:
+            self.record(name, "skip", why)
+
+    def summary_line(self):
+        return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+
+
+def run(cmd, timeout=300, env=None, cwd=ROOT):
+    """Runs a command; returns (exit status, stdout, stderr). A signal shows as a negative status."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    started = time.time()
+    proc = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
+    run.seconds = time.time() - started
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def make(target, timeout=1800):
+    status, out, err = run(["make", "--no-print-directory", "-j2", target], timeout=timeout)
+    assert status == 0, f"make {target} failed:\n{(out + err)[-3000:]}"
+
+
+def lab(binary, *args, env=None, timeout=300):
+    return run([os.path.join(ROOT, "build", "bin", binary), *args], env=env, timeout=timeout)
+
+
+def lab_json(binary, *args, env=None, expect=0):
+    status, out, err = lab(binary, *args, "--format", "json", env=env)
+    assert status == expect, f"{binary} {' '.join(args)}: exit {status}, expected {expect}\n{err[-2000:]}"
+    return json.loads(out)
+
+
+def gpu_available():
+    """True when the lab programs find a usable CUDA device (they exit 3 when they do not)."""
+    make("build/bin/lab1-solution")
+    status, _, err = lab("lab1-solution", "--check-only", "--size", "8x8", "--variant", "naive-2d-global")
+    if status == 3:
+        return False
+    assert status == 0, f"GPU probe failed with exit {status}: {err[-1000:]}"
+    return True
+
+
+
+def main_exit(results):
+    print(results.summary_line(), flush=True)
+    sys.exit(1 if results.failed else 0)
