@@ -33,7 +33,8 @@ void derive_figures(Report& report) {
         if (r.kind == "gpu" && report.copy_bandwidth_gbs) r.pct_copy_bandwidth = 100.0 * *r.gb_per_s / *report.copy_bandwidth_gbs;
         if (r.kind == "gpu" && report.device) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
         if (omp && r.kind != "reference") r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
-        if (const VariantResult* b = baseline_of(r)) r.speedup_vs_baseline = b->time->median_ms / r.time->median_ms;
+        const VariantResult* b = r.kind == "reference" ? nullptr : baseline_of(r);  // the reference has "vs omp" instead
+        if (b) r.speedup_vs_baseline = b->time->median_ms / r.time->median_ms;
         // Efficiency only means something in a thread sweep: the variant's own 1-thread run is the base.
         const auto runs = std::count_if(report.results.begin(), report.results.end(), [&](auto& o) { return o.name == r.name; });
         if (r.kind == "cpu" && runs > 1) {

@@ -46,8 +46,9 @@ def lab1_default_timed_run():
     all_pass(doc, "default run")
     assert doc["device"] and doc["device"]["copy_bandwidth_gbs"] > 0, doc["device"]
     for r in doc["results"]:
-        assert r["time"] and r["time"]["median_ms"] > 0 and r["time"]["samples"] == 15, r
+        assert r["time"] and r["time"]["median_ms"] > 0, r
         if r["kind"] == "gpu":
+            assert r["time"]["samples"] == doc["timing"]["reps"], r
             assert r["gb_per_s"] > 0 and r["pct_fp32_peak"] > 0 and r["speedup_vs_omp"] > 0, r
     e2e = [r for r in doc["results"] if r["variant"] == "naive-2d-global"][0]["end_to_end"]
     kernel = [r for r in doc["results"] if r["variant"] == "naive-2d-global"][0]["time"]

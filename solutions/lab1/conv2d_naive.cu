@@ -25,22 +25,32 @@ struct ConstantMask {
     __device__ float operator()(int n) const { return c_mask[n]; }
 };
 
+// All channels of a pixel at once: one border lookup and one mask load per tap serve 1 or 3
+// channels. The channel loop is unrolled to the maximum, so sum[] stays in registers.
+constexpr int kMaxChannels = 3;
+
 template <class MaskRead>
 __device__ void conv2d_naive_pixel(const ConvArgs& args, int x, int y, MaskRead mask) {
     const int r = args.k / 2;
-    for (int c = 0; c < args.channels; ++c) {
-        float sum = 0.0f;
-        for (int i = 0; i < args.k; ++i) {
-            const int sy = border_index(y + i - r, args.height, args.border);
-            if (sy < 0) continue;
-            for (int j = 0; j < args.k; ++j) {
-                const int sx = border_index(x + j - r, args.width, args.border);
-                if (sx < 0) continue;
-                sum += mask(i * args.k + j) * float(args.d_in[(size_t(sy) * args.width + sx) * args.channels + c]);
-            }
+    float sum[kMaxChannels] = {};
+    for (int i = 0; i < args.k; ++i) {
+        const int sy = border_index(y + i - r, args.height, args.border);
+        if (sy < 0) continue;
+        const uint8_t* row = args.d_in + size_t(sy) * args.width * args.channels;
+        for (int j = 0; j < args.k; ++j) {
+            const int sx = border_index(x + j - r, args.width, args.border);
+            if (sx < 0) continue;
+            const float weight = mask(i * args.k + j);
+            const uint8_t* pixel = row + sx * args.channels;
+#pragma unroll
+            for (int c = 0; c < kMaxChannels; ++c)
+                if (c < args.channels) sum[c] += weight * float(pixel[c]);
         }
-        args.d_out[(size_t(y) * args.width + x) * args.channels + c] = sum;
     }
+    float* out = args.d_out + (size_t(y) * args.width + x) * args.channels;
+#pragma unroll
+    for (int c = 0; c < kMaxChannels; ++c)
+        if (c < args.channels) out[c] = sum[c];
 }
 
 __global__ void conv2d_naive_kernel(ConvArgs args) {
