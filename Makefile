@@ -46,12 +46,14 @@ endif
 # ---- flags ----------------------------------------------------------------------------------
 HOST_WARNINGS := -Wall -Wextra -Wno-missing-field-initializers
 CXXFLAGS := -std=c++17 $(OPT) -g $(HOST_WARNINGS) -fopenmp -ffp-contract=off -I. $(DEP_INCLUDES)
-NVCCFLAGS := -std=c++17 $(OPT) -lineinfo $(GENCODE) -Xcompiler -fopenmp,-ffp-contract=off,-Wall,-Wextra,-Wno-missing-field-initializers -I. $(DEP_INCLUDES)
+NVCC_DEBUG ?=
+NVCCFLAGS := -std=c++17 $(OPT) $(if $(NVCC_DEBUG),$(NVCC_DEBUG),-lineinfo) $(GENCODE) -Xcompiler -fopenmp,-ffp-contract=off,-Wall,-Wextra,-Wno-missing-field-initializers -I. $(DEP_INCLUDES)
 LDLIBS := -Xcompiler -fopenmp
 
 # Everything compiled depends on this stamp, rewritten only when the flags change, so a new
-# CUDA_ARCH or OPT rebuilds instead of linking stale objects.
-CONFIG := $(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)
+# CUDA_ARCH or OPT rebuilds instead of linking stale objects. Header folders are left out: the
+# generated dependency files already name every header an object was built from.
+CONFIG := $(NVCC) $(filter-out $(DEP_INCLUDES),$(NVCCFLAGS)) | $(CXX) $(filter-out $(DEP_INCLUDES),$(CXXFLAGS))
 CONFIG_STAMP := build/config.stamp
 FLAVOUR := $(if $(filter 1 yes true,$(SOLUTION)),solution,student)
 FLAVOUR_STAMP := build/flavour.stamp
@@ -124,7 +126,8 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean
+.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean \
+        debug sass sanitize profile
 
 help:
 	@echo "convlab: CUDA labs built around 2-D image convolution"
@@ -138,6 +141,10 @@ help:
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
 	@echo "  make images            regenerate the sample images in images/"
+	@echo "  make debug LAB=n       ./labN built with -O0 and device debug info (-G), for cuda-gdb"
+	@echo "  make sanitize LAB=n    compute-sanitizer memcheck, racecheck and synccheck on a multi-block case"
+	@echo "  make sass LAB=n        the machine code of ./labN's kernels (cuobjdump)"
+	@echo "  make profile LAB=n     Nsight Compute on one run of each kernel"
 	@echo "  make clean             remove build/ and the ./labN programs"
 	@echo
 	@echo "  CUDA_ARCH=sm_90  build for one architecture (default: $(ARCH_DESCRIPTION))"
@@ -184,5 +191,34 @@ images: build/bin/imagegen
 
 clean:
 	rm -rf build demo-output $(addprefix lab,$(LABS))
+
+# ---- tools on one lab: make sanitize LAB=1 (SOLUTION=1 for the reference) --------------------
+LAB ?=
+LAB_BINARY = build/bin/lab$(LAB)-$(FLAVOUR)
+CHECK_LAB = $(if $(filter $(LAB),$(LABS)),,$(error name a lab: make $@ LAB=n, n one of $(LABS)))
+# A case of many blocks, with partial blocks on both edges, checked without timing.
+TOOL_CASE := --check-only --size 203x157 --channels 3 --mask random:5:1 --border mirror
+
+debug:
+	$(CHECK_LAB)
+	@$(MAKE) --no-print-directory lab$(LAB) OPT=-O0 NVCC_DEBUG="-G -g"
+
+sanitize:
+	$(CHECK_LAB)
+	@$(MAKE) --no-print-directory $(LAB_BINARY)
+	@for tool in memcheck racecheck synccheck; do \
+	  echo "== compute-sanitizer --tool=$$tool"; \
+	  compute-sanitizer --tool=$$tool --error-exitcode=1 $(LAB_BINARY) $(TOOL_CASE) > /dev/null || exit 1; \
+	done
+
+sass:
+	$(CHECK_LAB)
+	@$(MAKE) --no-print-directory $(LAB_BINARY)
+	cuobjdump --dump-sass $(LAB_BINARY)
+
+profile:
+	$(CHECK_LAB)
+	@$(MAKE) --no-print-directory $(LAB_BINARY)
+	ncu --clock-control none --set full $(LAB_BINARY) --size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush
 
 -include $(shell find build/obj -name '*.d' 2>/dev/null)

@@ -180,6 +180,26 @@ def bench_runs():
     assert doc["benchmarks"] and all(b.get("bytes_per_second", 0) > 0 for b in doc["benchmarks"]), out[:500]
 
 
+def switching_flavour_rebuilds():
+    """make lab0 SOLUTION=1 then make lab0 must give the skeleton again, and back; the flavour
+    the developer had is restored afterwards."""
+    stamp = os.path.join(ROOT, "build", "flavour.stamp")
+    before = open(stamp).read().strip() if os.path.exists(stamp) else "student"
+    try:
+        for solution, expected in (("1", 0), ("", 1), ("1", 0)):
+            status, out, err = run(["make", "--no-print-directory", "lab0", f"SOLUTION={solution}"])
+            assert status == 0, out + err
+            status, out, err = run([os.path.join(ROOT, "lab0"), "--check-only", "--size", "20x10", "--threads", "1"])
+            assert status == expected, f"after make lab0 SOLUTION={solution!r}: ./lab0 exit {status}, expected {expected}"
+    finally:
+        run(["make", "--no-print-directory", "lab0", f"SOLUTION={'1' if before == 'solution' else ''}"])
+
+
+def missing_header_is_a_clear_message():
+    status, out, err = run(["make", "--no-print-directory", "lab0", "STB_INCLUDE=/nonexistent"])
+    assert status != 0 and "sudo apt-get install -y libstb-dev" in err and "error:" not in err, out + err
+
+
 def doctor_runs():
     status, out, err = run(["make", "--no-print-directory", "doctor"])
     assert "convlab doctor" in out and "CUDA toolkit" in out and "stb_image" in out, out + err
@@ -206,3 +226,5 @@ def register(results, labs):
     results.run("image files and --tile-to", image_file_input_and_tiling)
     results.run("make bench: Google Benchmark of the CPU references", bench_runs)
     results.run("make doctor", doctor_runs)
+    results.run("switching SOLUTION=1 and back always rebuilds ./labN", switching_flavour_rebuilds)
+    results.run("a missing package stops the build with the apt-get line", missing_header_is_a_clear_message)
