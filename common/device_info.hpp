@@ -1,8 +1,8 @@
 // convlab harness — do not edit in a lab.
 // What the report says about the GPU, and the ceilings the derived figures are measured against.
+#pragma once
 #include <cstddef>
 #include <string>
-#pragma once
 
 namespace convlab {
 
@@ -15,7 +15,8 @@ struct DeviceInfo {
     int memory_bus_bits = 0;
     size_t l2_bytes = 0;
     size_t memory_bytes = 0;
-    int driver_version = 0;       // e.g. 13000 for 13.0
+    int driver_version = 0;       // CUDA version the driver supports, e.g. 13000 for 13.0
+    std::string driver_release;   // the NVIDIA driver's own version, e.g. "580.159.04", or empty
     int runtime_version = 0;
     int fp32_lanes_per_sm = 0;    // FP32 FMA units per multiprocessor, from the architecture
 
@@ -26,5 +27,8 @@ struct DeviceInfo {
 
 // FP32 lanes per multiprocessor by compute capability (CUDA programming guide's throughput table).
 int fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+// The NVIDIA kernel module's version from /proc/driver/nvidia/version (Linux), or "" elsewhere.
+std::string nvidia_driver_release();
 
 }  // namespace convlab

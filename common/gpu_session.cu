@@ -55,6 +55,7 @@ DeviceInfo query_device(int device) {
     info.memory_clock_mhz = khz * 1e-3;
     CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
     CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
+    info.driver_release = nvidia_driver_release();
     CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
     info.fp32_lanes_per_sm = fp32_lanes_per_sm(prop.major, prop.minor);
     return info;

@@ -112,11 +112,12 @@ std::vector<std::string> header_lines(const Report& report) {
     std::vector<std::string> lines;
     if (report.device) {
         const DeviceInfo& d = *report.device;
-        lines.push_back("GPU      " + d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, " +
-                        fixed(d.sm_clock_mhz, 0) + " MHz, " + fixed(d.memory_bytes / 1073741824.0, 0) + " GiB), driver " +
-                        std::to_string(d.driver_version / 1000) + "." + std::to_string(d.driver_version % 1000 / 10) +
-                        ", runtime " + std::to_string(d.runtime_version / 1000) + "." +
-                        std::to_string(d.runtime_version % 1000 / 10));
+        auto cuda_version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+        lines.push_back("GPU      " + d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, SM clock " +
+                        fixed(d.sm_clock_mhz, 0) + " MHz, memory clock " + fixed(d.memory_clock_mhz, 0) + " MHz, " +
+                        fixed(d.memory_bytes / 1073741824.0, 0) + " GiB); driver " +
+                        (d.driver_release.empty() ? "" : d.driver_release + " ") + "(CUDA " +
+                        cuda_version(d.driver_version) + "), runtime " + cuda_version(d.runtime_version));
         lines.push_back("Ceilings copy " + fixed(report.copy_bandwidth_gbs.value_or(0), 0) +
                         " GB/s (measured, device to device, read+write); FP32 peak " + fixed(d.fp32_peak_gflops(), 0) +
                         " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " + std::to_string(d.fp32_lanes_per_sm) +
@@ -230,7 +231,7 @@ std::string render_json(const Report& report) {
         const DeviceInfo& d = *report.device;
         device = {{"name", d.name}, {"arch", d.arch()}, {"multiprocessors", d.multiprocessors}, {"sm_clock_mhz", d.sm_clock_mhz},
                   {"memory_clock_mhz", d.memory_clock_mhz}, {"memory_bus_bits", d.memory_bus_bits}, {"l2_bytes", d.l2_bytes},
-                  {"memory_bytes", d.memory_bytes}, {"driver_version", d.driver_version}, {"runtime_version", d.runtime_version},
+                  {"memory_bytes", d.memory_bytes}, {"driver_version", d.driver_version}, {"driver_release", d.driver_release}, {"runtime_version", d.runtime_version},
                   {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}, {"fp32_peak_gflops", d.fp32_peak_gflops()},
                   {"copy_bandwidth_gbs", optional_json(report.copy_bandwidth_gbs)}};
     }
