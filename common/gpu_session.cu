@@ -120,9 +120,10 @@ const DeviceInfo& GpuSession::info() const { return impl_->info; }
 double GpuSession::copy_bandwidth_gbs() const { return impl_->copy_gbs; }
 const ConvArgs& GpuSession::args() const { return impl_->args; }
 
-void GpuSession::load_problem(const Image& image, const Mask& mask, Border border, size_t extra_bytes) {
+void GpuSession::load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes) {
     const size_t n = image.elements();
-    const size_t needed = n * (sizeof(uint8_t) + sizeof(float)) + mask.weights.size() * sizeof(float) + extra_bytes;
+    const size_t mask_floats = size_t(max_mask_size) * max_mask_size;
+    const size_t needed = n * (sizeof(uint8_t) + sizeof(float)) + mask_floats * sizeof(float) + extra_bytes;
     size_t free_bytes = 0, total = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     free_bytes = std::min(free_bytes, env_memory_limit());
@@ -132,11 +133,15 @@ void GpuSession::load_problem(const Image& image, const Mask& mask, Border borde
                          gib(free_bytes) + " is free; accepted: a smaller --size or --tile-to");
     impl_->in = DeviceBuffer<uint8_t>(n);
     impl_->out = DeviceBuffer<float>(n);
-    impl_->mask = DeviceBuffer<float>(mask.weights.size());
+    impl_->mask = DeviceBuffer<float>(mask_floats);
     impl_->in.copy_from_host(image.pixels.data());
-    impl_->mask.copy_from_host(mask.weights.data());
     impl_->args = ConvArgs{impl_->in.get(), impl_->out.get(), impl_->mask.get(), image.width, image.height,
-                           image.channels, mask.k, border};
+                           image.channels, 0, border};
+}
+
+void GpuSession::load_mask(const Mask& mask) {
+    CUDA_CHECK(cudaMemcpy(impl_->mask.get(), mask.weights.data(), mask.weights.size() * sizeof(float), cudaMemcpyHostToDevice));
+    impl_->args.k = mask.k;
 }
 
 void GpuSession::poison_output() {

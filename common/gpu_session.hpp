@@ -34,10 +34,13 @@ class GpuSession {
     // Device-to-device cudaMemcpy, counting bytes read plus bytes written, median of 9.
     double copy_bandwidth_gbs() const;
 
-    // Allocates and fills the input, output and mask buffers. Throws InputError when the problem
-    // (with `extra_bytes` more that a variant allocates itself) does not fit in free device memory.
-    // The environment variable CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers the memory assumed free.
-    void load_problem(const Image& image, const Mask& mask, Border border, size_t extra_bytes);
+    // Allocates and fills the input and output buffers, and room for a mask of up to max_mask_size
+    // squared weights. Throws InputError when that (with `extra_bytes` more that a variant
+    // allocates itself) does not fit in free device memory. The environment variable
+    // CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers the memory assumed free.
+    void load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes);
+    // Copies a mask in; args() then describes image and mask.
+    void load_mask(const Mask& mask);
     const ConvArgs& args() const;
 
     void poison_output();                // NaN in every output float

@@ -45,8 +45,9 @@ struct LabSpec {
     int number = 0;
     std::string title;
     std::string student_files;   // named in "not implemented yet" messages
+    int min_mask_size = 1;
     int max_mask_size = 31;
-    std::string default_mask = "gauss:7:2";
+    std::string default_mask = "gauss:7:2";  // one spec, or a comma-separated sweep
     int default_width = 2999;    // awkward on purpose: prime, not a multiple of any block
     int default_height = 1999;
     int default_channels = 3;

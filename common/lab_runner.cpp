@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
+#include <sstream>
 
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
@@ -62,26 +63,18 @@ TimingStats time_cpu(const std::function<void()>& fn, int reps) {
     return summarize(samples);
 }
 
+// One lab run: every selected variant for every mask of the sweep (usually one mask).
 class LabRun {
   public:
-    LabRun(const LabSpec& spec, const Options& options, const Image& image, const Mask& mask, const OutputFolder& out)
-        : spec_(spec), options_(options), image_(image), mask_(mask), out_(out), problem_{image, mask, options.border},
-          tolerance_(tolerance_for(mask)) {}
+    LabRun(const LabSpec& spec, const Options& options, const Image& image, std::vector<Mask> masks, const OutputFolder& out)
+        : spec_(spec), options_(options), image_(image), masks_(std::move(masks)), out_(out) {}
 
     int run(const std::string& source) {
         fill_report_header(source);
         const std::string reason = spec_.gpu.empty() ? "" : gpu_unavailable_reason();
-        if (!spec_.gpu.empty() && reason.empty()) open_gpu();
-        run_reference();
-        for (const CpuVariant& v : spec_.cpu)
-            if (selected(v.name)) run_cpu_variant(v);
-        for (const GpuVariant& v : spec_.gpu) {
-            if (!selected(v.name)) continue;
-            if (!reason.empty()) skip(v, "skipped: " + reason);
-            else if (!session_->healthy()) skip(v, "skipped: an earlier CUDA error ended the GPU part");
-            else run_gpu_variant(v);
-        }
         report_.gpu_skipped = reason;
+        if (!spec_.gpu.empty() && reason.empty()) open_gpu();
+        for (const Mask& mask : masks_) run_case(mask);
         derive_figures(report_);
         std::cout << render(report_, options_.format) << std::flush;
         if (!reason.empty() && selected_gpu_variants())
@@ -92,6 +85,29 @@ class LabRun {
     }
 
   private:
+    // What one mask of the sweep needs while its variants run.
+    struct Case {
+        const Mask& mask;
+        Problem problem;
+        Tolerance tolerance;
+        std::vector<float> reference;
+    };
+
+    void run_case(const Mask& mask) {
+        Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
+        run_reference(c);
+        for (const CpuVariant& v : spec_.cpu)
+            if (selected(v.name)) run_cpu_variant(c, v);
+        if (session_ && session_->healthy()) session_->load_mask(mask);
+        for (const GpuVariant& v : spec_.gpu) {
+            if (!selected(v.name)) continue;
+            if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
+            else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
+            else run_gpu_variant(c, v);
+        }
+        if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
+    }
+
     bool selected(const std::string& name) const {
         return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
     }
@@ -107,10 +123,12 @@ class LabRun {
         report_.height = image_.height;
         report_.channels = image_.channels;
         report_.seed = options_.seed;
-        report_.mask_spec = mask_.spec;
-        report_.mask_size = mask_.k;
+        for (const Mask& m : masks_) {
+            report_.mask_specs.push_back(m.spec);
+            report_.mask_sizes.push_back(m.k);
+            report_.tolerances.push_back(tolerance_for(m));
+        }
         report_.border = border_name(options_.border);
-        report_.tolerance = tolerance_;
         report_.warmup = options_.warmup;
         report_.reps = options_.reps;
         report_.cpu_reps = options_.cpu_reps;
@@ -127,63 +145,78 @@ class LabRun {
         report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
         const bool any_end_to_end =
             std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [](const GpuVariant& v) { return bool(v.end_to_end); });
-        const size_t problem_bytes = image_.elements() * (1 + sizeof(float)) + mask_.weights.size() * sizeof(float);
-        session_->load_problem(image_, mask_, options_.border, any_end_to_end ? problem_bytes : 0);
+        int max_k = 0;
+        for (const Mask& m : masks_) max_k = std::max(max_k, m.k);
+        const size_t problem_bytes = image_.elements() * (1 + sizeof(float)) + size_t(max_k) * max_k * sizeof(float);
+        session_->load_image(image_, options_.border, max_k, any_end_to_end ? problem_bytes : 0);
     }
 
-    CheckResult check(const std::vector<float>& got, TileShape tile) const {
-        return check_output(got.data(), reference_.data(), image_.width, image_.height, image_.channels, tolerance_,
-                            mask_.radius(), tile);
+    VariantResult row(const Case& c, const std::string& name, const std::string& description, const char* kind) const {
+        VariantResult r = result_row(name, description, kind);
+        r.mask_spec = c.mask.spec;
+        r.mask_size = c.mask.k;
+        r.tolerance = c.tolerance;
+        return r;
     }
 
-    void record_check(VariantResult& r, const CheckResult& c) {
-        r.check = c;
-        r.status = c.passed ? "pass" : "fail";
-        r.message = c.summary();
+    CheckResult check(const Case& c, const std::vector<float>& got, TileShape tile) const {
+        return check_output(got.data(), c.reference.data(), image_.width, image_.height, image_.channels, c.tolerance,
+                            c.mask.radius(), tile);
+    }
+
+    void record_check(VariantResult& r, const CheckResult& result) {
+        r.check = result;
+        r.status = result.passed ? "pass" : "fail";
+        r.message = result.summary();
     }
 
     // A result that passed once and then failed after the timed repetitions usually means a race.
-    void recheck_after_timing(VariantResult& r, const CheckResult& c) {
-        if (c.passed) return;
-        record_check(r, c);
+    void recheck_after_timing(VariantResult& r, const CheckResult& result) {
+        if (result.passed) return;
+        record_check(r, result);
         r.message = "passed the first run but failed after timing (a race?): " + r.message;
     }
 
-    void keep_picture(const std::string& name, const std::vector<float>& values) {
-        if (out_.enabled()) pictures_.emplace_back(name, values);
+    std::string picture_name(const std::string& name, const Mask& mask) const {
+        return masks_.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
     }
 
-    void run_reference() {
-        reference_.assign(image_.elements(), kPoison);
-        conv2d_cpu_omp(image_, mask_, options_.border, reference_.data(), 0);
-        VariantResult r = result_row("openmp-reference", "the harness's CPU reference, double, all cores", "reference",
-                                     "pass", "the reference every result is checked against");
+    void keep_picture(const Case& c, const std::string& name, const std::vector<float>& values) {
+        if (out_.enabled()) pictures_.push_back({picture_name(name, c.mask), values, references_.size()});
+    }
+
+    void run_reference(Case& c) {
+        c.reference.assign(image_.elements(), kPoison);
+        conv2d_cpu_omp(image_, c.mask, options_.border, c.reference.data(), 0);
+        VariantResult r = row(c, "openmp-reference", "the harness's CPU reference, double, all cores", "reference");
+        r.status = "pass";
+        r.message = "the reference every result is checked against";
         r.threads = omp_get_max_threads();
         if (!options_.check_only) {
             std::vector<float> scratch(image_.elements());
-            r.time = time_cpu([&] { conv2d_cpu_omp(image_, mask_, options_.border, scratch.data(), 0); }, options_.cpu_reps);
+            r.time = time_cpu([&] { conv2d_cpu_omp(image_, c.mask, options_.border, scratch.data(), 0); }, options_.cpu_reps);
         }
         report_.results.push_back(r);
     }
 
-    void run_cpu_variant(const CpuVariant& v) {
+    void run_cpu_variant(const Case& c, const CpuVariant& v) {
         const std::vector<int> counts = v.sweep_threads ? options_.threads : std::vector<int>{1};
         std::vector<float> out(image_.elements());
         for (int threads : counts) {
-            VariantResult r = result_row(v.name, v.description, "cpu");
+            VariantResult r = row(c, v.name, v.description, "cpu");
             r.threads = threads;
             try {
                 std::fill(out.begin(), out.end(), kPoison);
-                v.run(problem_, out.data(), threads);
-                record_check(r, check(out, {}));
+                v.run(c.problem, out.data(), threads);
+                record_check(r, check(c, out, {}));
                 if (r.status == "pass" && !options_.check_only) {
                     std::vector<double> samples;
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
                         std::fill(out.begin(), out.end(), kPoison);
-                        samples.push_back(time_cpu([&] { v.run(problem_, out.data(), threads); }, 1).median_ms);
+                        samples.push_back(time_cpu([&] { v.run(c.problem, out.data(), threads); }, 1).median_ms);
                     }
                     r.time = summarize(samples);
-                    recheck_after_timing(r, check(out, {}));
+                    recheck_after_timing(r, check(c, out, {}));
                 }
             } catch (const NotImplemented& e) {
                 r.status = "not-implemented";
@@ -193,26 +226,26 @@ class LabRun {
             report_.results.push_back(r);
             if (r.status == "not-implemented") break;  // the other thread counts would say the same
         }
-        keep_picture(v.name, out);
+        keep_picture(c, v.name, out);
     }
 
-    void run_gpu_variant(const GpuVariant& v) {
-        VariantResult r = result_row(v.name, v.description, "gpu");
+    void run_gpu_variant(const Case& c, const GpuVariant& v) {
+        VariantResult r = row(c, v.name, v.description, "gpu");
         std::vector<float> out(image_.elements(), kPoison);
         try {
             const ConvArgs& args = session_->args();
-            if (v.prepare) session_->run([&] { v.prepare(mask_); });
+            if (v.prepare) session_->run([&] { v.prepare(c.mask); });
             session_->poison_output();
             session_->run([&] { v.launch(args); });
             session_->fetch_output(out.data());
-            record_check(r, check(out, v.tile));
+            record_check(r, check(c, out, v.tile));
             if (r.status == "pass" && !options_.check_only) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 r.time = session_->time([&] { v.launch(args); }, plan, true);
                 session_->fetch_output(out.data());
-                recheck_after_timing(r, check(out, v.tile));
+                recheck_after_timing(r, check(c, out, v.tile));
             }
-            if (r.status == "pass" && v.end_to_end) run_end_to_end(v, r);
+            if (r.status == "pass" && v.end_to_end) run_end_to_end(c, v, r);
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
             r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
@@ -223,16 +256,16 @@ class LabRun {
         }
         note_noise(r);
         report_.results.push_back(r);
-        keep_picture(v.name, out);
+        keep_picture(c, v.name, out);
     }
 
     // The variant's own host code: allocate, copy in, launch, copy out, free; timed as a whole.
-    void run_end_to_end(const GpuVariant& v, VariantResult& r) {
+    void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
-        session_->run([&] { v.end_to_end(problem_, out.data()); });
-        CheckResult c = check(out, v.tile);
-        if (!c.passed) {
-            record_check(r, c);
+        session_->run([&] { v.end_to_end(c.problem, out.data()); });
+        const CheckResult result = check(c, out, v.tile);
+        if (!result.passed) {
+            record_check(r, result);
             r.message = "kernel passed, end-to-end version failed: " + r.message;
             return;
         }
@@ -240,13 +273,16 @@ class LabRun {
         const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
         r.end_to_end = session_->time([&] {
             std::fill(out.begin(), out.end(), kPoison);
-            v.end_to_end(problem_, out.data());
+            v.end_to_end(c.problem, out.data());
         }, plan, false);
-        recheck_after_timing(r, check(out, v.tile));
+        recheck_after_timing(r, check(c, out, v.tile));
     }
 
-    void skip(const GpuVariant& v, const std::string& why) {
-        report_.results.push_back(result_row(v.name, v.description, "gpu", "skipped", why));
+    void skip(const Case& c, const GpuVariant& v, const std::string& why) {
+        VariantResult r = row(c, v.name, v.description, "gpu");
+        r.status = "skipped";
+        r.message = why;
+        report_.results.push_back(r);
     }
 
     void note_noise(const VariantResult& r) {
@@ -259,10 +295,11 @@ class LabRun {
     void save_pictures() {
         if (!out_.enabled()) return;
         out_.save_image("input", image_);
-        out_.save_result("reference", reference_, image_);
-        for (const auto& [name, values] : pictures_) {
-            out_.save_result(name, values, image_);
-            out_.save_difference(name + "-diff", values, reference_, image_);
+        for (const auto& [name, values] : references_) out_.save_result(name, values, image_);
+        for (const Picture& p : pictures_) {
+            const std::vector<float>& reference = references_.at(p.reference).second;
+            out_.save_result(p.name, p.values, image_);
+            out_.save_difference(p.name + "-diff", p.values, reference, image_);
         }
         std::cerr << "lab" << spec_.number << ": pictures saved in " << out_.path() << "/\n";
     }
@@ -274,19 +311,41 @@ class LabRun {
         return gpu_skipped ? kExitNoGpu : kExitPass;
     }
 
+    struct Picture {
+        std::string name;
+        std::vector<float> values;
+        size_t reference;  // index into references_: the case's reference is kept once
+    };
+
     const LabSpec& spec_;
     const Options& options_;
     const Image& image_;
-    const Mask& mask_;
+    const std::vector<Mask> masks_;
     const OutputFolder& out_;
-    Problem problem_;
-    Tolerance tolerance_;
-    std::vector<float> reference_;
     std::unique_ptr<GpuSession> session_;
     Report report_;
-    std::vector<std::pair<std::string, std::vector<float>>> pictures_;
+    std::vector<std::pair<std::string, std::vector<float>>> references_;
+    std::vector<Picture> pictures_;
     bool cuda_failed_ = false;
 };
+
+// --mask takes one spec or a comma-separated sweep. Every mask is checked before anything runs.
+std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
+    std::vector<Mask> masks;
+    std::stringstream stream(list);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        Mask mask = parse_mask(item, spec.max_mask_size);
+        if (mask.k < spec.min_mask_size)
+            throw InputError("mask '" + item + "' is " + std::to_string(mask.k) + "x" + std::to_string(mask.k) +
+                             "; this lab's kernels take masks from " + std::to_string(spec.min_mask_size) + "x" +
+                             std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "x" +
+                             std::to_string(spec.max_mask_size));
+        masks.push_back(std::move(mask));
+    }
+    if (masks.empty()) throw InputError("--mask is empty; accepted: " + mask_spec_help());
+    return masks;
+}
 
 }  // namespace
 
@@ -300,9 +359,9 @@ int run_lab(int argc, char** argv, const LabSpec& spec) {
         }
         std::string source;
         const Image image = make_input(options, spec, &source);
-        const Mask mask = parse_mask(options.mask, spec.max_mask_size);
+        std::vector<Mask> masks = parse_masks(options.mask, spec);
         const OutputFolder out(options.out_dir);
-        return LabRun(spec, options, image, mask, out).run(source);
+        return LabRun(spec, options, image, std::move(masks), out).run(source);
     } catch (const InputError& e) {
         std::cerr << program << ": error: " << e.what() << "\n";
         return kExitBadInput;

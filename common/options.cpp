@@ -90,7 +90,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("channels", "1 or 3; converts an image file (default: the file's own; generated: " + std::to_string(spec.default_channels) + ")", cxxopts::value<std::string>())
         ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())
         ("seed", "seed of the generated image and of random masks", cxxopts::value<std::string>()->default_value("1"))
-        ("mask", mask_spec_help() + "; K odd, up to " + std::to_string(spec.max_mask_size), cxxopts::value<std::string>()->default_value(spec.default_mask))
+        ("mask", mask_spec_help() + "; K odd, " + std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "; a comma-separated list runs a sweep", cxxopts::value<std::string>()->default_value(spec.default_mask))
         ("border", "zero, clamp, wrap or mirror", cxxopts::value<std::string>()->default_value("zero"));
     parser.add_options("Run")
         ("variant", "comma-separated variants to run (default: all)", cxxopts::value<std::string>())

@@ -14,32 +14,37 @@ void derive_figures(Report& report) {
     const double pixels = double(report.width) * report.height;
     const double values = pixels * report.channels;
     const double bytes = values * (sizeof(uint8_t) + sizeof(float));
-    const double flops = 2.0 * report.mask_size * report.mask_size * values;
-    const VariantResult* omp = nullptr;
-    for (const auto& r : report.results)
-        if (r.kind == "reference" && r.time) omp = &r;
+    auto same_case = [](const VariantResult& a, const VariantResult& b) { return a.mask_spec == b.mask_spec; };
+    auto reference_of = [&](const VariantResult& r) -> const VariantResult* {
+        for (const auto& o : report.results)
+            if (o.kind == "reference" && o.time && same_case(o, r)) return &o;
+        return nullptr;
+    };
     // The baseline of a thread sweep is its own 1-thread run; of anything else, the named variant.
     auto baseline_of = [&](const VariantResult& r) -> const VariantResult* {
         for (const auto& b : report.results)
-            if (b.name == report.baseline && b.time && (b.threads <= 1 || b.threads == r.threads)) return &b;
+            if (b.name == report.baseline && b.time && same_case(b, r) && (b.threads <= 1 || b.threads == r.threads)) return &b;
         return nullptr;
     };
     for (auto& r : report.results) {
         if (!r.time || r.status != "pass") continue;
         const double seconds = r.time->median_ms * 1e-3;
+        const double flops = 2.0 * r.mask_size * r.mask_size * values;
         r.mpix_per_s = pixels / seconds * 1e-6;
         r.gb_per_s = bytes / seconds * 1e-9;
         r.gflop_per_s = flops / seconds * 1e-9;
         if (r.kind == "gpu" && report.copy_bandwidth_gbs) r.pct_copy_bandwidth = 100.0 * *r.gb_per_s / *report.copy_bandwidth_gbs;
         if (r.kind == "gpu" && report.device) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
-        if (omp && r.kind != "reference") r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
+        const VariantResult* omp = r.kind == "reference" ? nullptr : reference_of(r);
+        if (omp) r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
         const VariantResult* b = r.kind == "reference" ? nullptr : baseline_of(r);  // the reference has "vs omp" instead
         if (b) r.speedup_vs_baseline = b->time->median_ms / r.time->median_ms;
         // Efficiency only means something in a thread sweep: the variant's own 1-thread run is the base.
-        const auto runs = std::count_if(report.results.begin(), report.results.end(), [&](auto& o) { return o.name == r.name; });
+        const auto runs = std::count_if(report.results.begin(), report.results.end(),
+                                        [&](auto& o) { return o.name == r.name && same_case(o, r); });
         if (r.kind == "cpu" && runs > 1) {
             for (const auto& one : report.results)
-                if (one.name == r.name && one.threads == 1 && one.time)
+                if (one.name == r.name && same_case(one, r) && one.threads == 1 && one.time)
                     r.parallel_efficiency = 100.0 * one.time->median_ms / r.time->median_ms / r.threads;
         }
     }
@@ -69,12 +74,13 @@ struct Column {
     bool right = true;
 };
 
-std::vector<Column> columns() {
+std::vector<Column> columns(bool sweep) {
     auto timing = [](const std::optional<TimingStats>& t, double TimingStats::*field) {
         return t ? sig3((*t).*field) : std::string();
     };
     return {
         {"variant", [](const VariantResult& r) { return r.name; }, false},
+        {"mask", [sweep](const VariantResult& r) { return sweep ? r.mask_spec : std::string(); }, false},
         {"threads", [](const VariantResult& r) { return r.threads ? std::to_string(r.threads) : ""; }},
         {"check", [](const VariantResult& r) { return r.status == "pass" ? std::string("PASS") : r.status == "fail" ? "FAIL" : r.status; }, false},
         {"median ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::median_ms); }},
@@ -95,7 +101,7 @@ std::vector<Column> columns() {
 // The table's cells, without the columns that are empty in every row.
 std::vector<std::vector<std::string>> table(const Report& report, std::vector<Column>& used) {
     std::vector<std::vector<std::string>> rows;
-    for (const Column& column : columns()) {
+    for (const Column& column : columns(report.mask_specs.size() > 1)) {
         bool any = column.header == "variant" || column.header == "check";
         for (const auto& r : report.results) any = any || !column.cell(r).empty();
         if (any) used.push_back(column);
@@ -125,13 +131,18 @@ std::vector<std::string> header_lines(const Report& report) {
     } else {
         lines.push_back(report.has_gpu_part ? "GPU      none: " + report.gpu_skipped : "GPU      not used in this lab");
     }
+    std::string masks, tolerances;
+    for (size_t n = 0; n < report.mask_specs.size(); ++n) {
+        const std::string sep = n ? ", " : "";
+        masks += sep + report.mask_specs[n] + " (" + std::to_string(report.mask_sizes[n]) + "x" + std::to_string(report.mask_sizes[n]) + ")";
+        char tolerance[96];
+        std::snprintf(tolerance, sizeof tolerance, "%.3g + %.3g*|ref|", report.tolerances[n].atol, report.tolerances[n].rtol);
+        tolerances += sep + (report.mask_specs.size() > 1 ? report.mask_specs[n] + ": " : "") + tolerance;
+    }
     lines.push_back("Input    " + report.image_source + " " + std::to_string(report.width) + "x" + std::to_string(report.height) +
                     ", " + std::to_string(report.channels) + (report.channels == 1 ? " channel" : " channels") +
-                    "; mask " + report.mask_spec + " (" + std::to_string(report.mask_size) + "x" +
-                    std::to_string(report.mask_size) + "); border " + report.border);
-    char tolerance[96];
-    std::snprintf(tolerance, sizeof tolerance, "|got - ref| <= %.3g + %.3g*|ref|", report.tolerance.atol, report.tolerance.rtol);
-    lines.push_back("Check    against the CPU reference (double); " + std::string(tolerance) + "; output poisoned with NaN");
+                    "; mask" + (report.mask_specs.size() > 1 ? "s " : " ") + masks + "; border " + report.border);
+    lines.push_back("Check    against the CPU reference (double); |got - ref| <= " + tolerances + "; output poisoned with NaN");
     if (report.check_only)
         lines.push_back("Timing   none (--check-only)");
     else
@@ -211,7 +222,7 @@ std::string render_csv(const Report& report) {
             << num(r.end_to_end ? std::optional<double>(r.end_to_end->median_ms) : std::nullopt) << ","
             << num(r.mpix_per_s) << "," << num(r.gb_per_s) << "," << num(r.pct_copy_bandwidth) << "," << num(r.gflop_per_s) << ","
             << num(r.pct_fp32_peak) << "," << num(r.speedup_vs_omp) << "," << num(r.speedup_vs_baseline) << "," << report.width
-            << "," << report.height << "," << report.channels << "," << csv_field(report.mask_spec) << "," << report.border << ","
+            << "," << report.height << "," << report.channels << "," << csv_field(r.mask_spec) << "," << report.border << ","
             << csv_field(r.message) << "\n";
     }
     return out.str();
@@ -242,6 +253,8 @@ std::string render_json(const Report& report) {
             first.push_back({{"x", m.x}, {"y", m.y}, {"channel", m.c}, {"got", std::isfinite(m.got) ? json(m.got) : json(nullptr)},
                              {"expected", m.expected}, {"where", m.where}});
         results.push_back({{"variant", r.name}, {"description", r.description}, {"kind", r.kind}, {"threads", r.threads},
+                           {"mask", {{"spec", r.mask_spec}, {"size", r.mask_size}}},
+                           {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
                            {"status", r.status}, {"message", r.message},
                            {"check", {{"values", r.check.values}, {"bad", r.check.bad}, {"unwritten", r.check.unwritten},
                                       {"max_abs_error", r.check.max_abs_error}, {"max_rel_error", r.check.max_rel_error},
@@ -261,9 +274,8 @@ std::string render_json(const Report& report) {
                 {"gpu_skipped", report.gpu_skipped.empty() ? json(nullptr) : json(report.gpu_skipped)},
                 {"input", {{"source", report.image_source}, {"width", report.width}, {"height", report.height},
                            {"channels", report.channels}, {"seed", report.seed}}},
-                {"mask", {{"spec", report.mask_spec}, {"size", report.mask_size}}},
+                {"masks", report.mask_specs},
                 {"border", report.border},
-                {"tolerance", {{"atol", report.tolerance.atol}, {"rtol", report.tolerance.rtol}}},
                 {"timing", {{"warmup", report.warmup}, {"reps", report.reps}, {"cpu_reps", report.cpu_reps},
                             {"l2_flush", report.flush_l2}, {"check_only", report.check_only}, {"cpu_cores", report.cpu_cores}}},
                 {"byte_model", "bytes = width*height*channels*(1 + 4); flops = 2*k*k*width*height*channels"},

@@ -24,6 +24,9 @@ struct VariantResult {
     std::string status;   // "pass", "fail", "not-implemented", "error", "skipped"
     std::string message;  // the check's summary, or why it did not run
     int threads = 0;      // CPU variants: OpenMP threads
+    std::string mask_spec;  // the mask this row ran with (a lab may sweep several)
+    int mask_size = 0;
+    Tolerance tolerance;
     CheckResult check;
     std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
     std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation
@@ -43,10 +46,10 @@ struct Report {
     std::string image_source;
     int width = 0, height = 0, channels = 0;
     uint64_t seed = 0;
-    std::string mask_spec;
-    int mask_size = 0;
+    std::vector<std::string> mask_specs;  // one per case of a sweep; usually one
+    std::vector<int> mask_sizes;
+    std::vector<Tolerance> tolerances;
     std::string border;
-    Tolerance tolerance;
     int warmup = 0, reps = 0, cpu_reps = 0;
     bool flush_l2 = true;
     bool check_only = false;
@@ -57,7 +60,8 @@ struct Report {
 };
 
 // Fills the derived figures of every result under the byte model: each input byte read once,
-// each output float written once; 2*K*K flops per output value.
+// each output float written once; 2*K*K flops per output value (K of the row's own mask).
+// Speedups compare rows of the same mask.
 void derive_figures(Report& report);
 
 std::string render(const Report& report, Format format);

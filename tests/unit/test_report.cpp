@@ -10,8 +10,11 @@ using namespace convlab;
 
 namespace {
 
-VariantResult row(const std::string& name, const std::string& kind, double median_ms, int threads = 0) {
+VariantResult row(const std::string& name, const std::string& kind, double median_ms, int threads = 0,
+                  const std::string& mask = "box:3", int k = 3) {
     VariantResult r;
+    r.mask_spec = mask;
+    r.mask_size = k;
     r.name = name;
     r.description = name + " description";
     r.kind = kind;
@@ -39,8 +42,9 @@ Report sample() {
     report.width = 1000;
     report.height = 1000;
     report.channels = 1;
-    report.mask_spec = "box:3";
-    report.mask_size = 3;
+    report.mask_specs = {"box:3"};
+    report.mask_sizes = {3};
+    report.tolerances = {Tolerance{}};
     report.border = "zero";
     report.baseline = "slow";
     report.results = {row("openmp-reference", "reference", 20.0, 4), row("slow", "gpu", 1.0), row("fast", "gpu", 0.1)};
@@ -77,6 +81,25 @@ TEST(Figures, ParallelEfficiencyInAThreadSweep) {
     report.baseline = "";
     derive_figures(report);
     EXPECT_NEAR(*report.results[1].parallel_efficiency, 100.0 * 100 / 30 / 4, 1e-9);
+}
+
+TEST(Figures, ASweepComparesRowsOfTheSameMaskOnly) {
+    Report report = sample();
+    report.mask_specs = {"box:3", "box:15"};
+    report.mask_sizes = {3, 15};
+    report.tolerances = {Tolerance{}, Tolerance{}};
+    report.results = {row("openmp-reference", "reference", 20.0, 4, "box:3", 3), row("slow", "gpu", 1.0, 0, "box:3", 3),
+                      row("openmp-reference", "reference", 400.0, 4, "box:15", 15), row("slow", "gpu", 8.0, 0, "box:15", 15),
+                      row("fast", "gpu", 2.0, 0, "box:15", 15)};
+    derive_figures(report);
+    EXPECT_NEAR(*report.results[1].speedup_vs_omp, 20.0, 1e-9);
+    EXPECT_NEAR(*report.results[4].speedup_vs_omp, 200.0, 1e-9);
+    EXPECT_NEAR(*report.results[4].speedup_vs_baseline, 4.0, 1e-9);
+    // 2 * 225 * 1e6 flops in 2 ms
+    EXPECT_NEAR(*report.results[4].gflop_per_s, 225.0, 1e-9);
+    const std::string text = render(report, Format::Text);
+    EXPECT_NE(text.find("mask"), std::string::npos);
+    EXPECT_NE(text.find("box:15"), std::string::npos);
 }
 
 TEST(Render, TextTableIsAligned) {
@@ -128,4 +151,6 @@ TEST(Render, JsonFollowsTheSchema) {
     EXPECT_TRUE(doc["results"][3]["time"].is_null());
     EXPECT_EQ(doc["results"][3]["status"], "fail");
     EXPECT_EQ(doc["input"]["width"], 1000);
+    EXPECT_EQ(doc["results"][2]["mask"]["size"], 3);
+    EXPECT_EQ(doc["masks"][0], "box:3");
 }
