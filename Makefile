@@ -85,8 +85,11 @@ build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
 LABS := $(sort $(patsubst labs/lab%/main.cpp,%,$(wildcard labs/lab*/main.cpp)))
 link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 
+# labs/labN/uses names files of earlier labs this lab links (one per line, e.g. lab1/conv2d_naive.cu):
+# the student build links the student's own, the solution build the solution's.
 define LAB_RULES
-lab$(1)_student := $$(filter-out labs/lab$(1)/main.cpp,$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp))
+lab$(1)_uses := $$(if $$(wildcard labs/lab$(1)/uses),$$(shell grep -v '^\#' labs/lab$(1)/uses))
+lab$(1)_student := $$(filter-out labs/lab$(1)/main.cpp,$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp)) $$(addprefix labs/,$$(lab$(1)_uses))
 lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
 build/bin/lab$(1)-student: build/obj/labs/lab$(1)/main.o $$(call objects,$$(lab$(1)_student)) $(COMMON_LIB)
 	$$(link)

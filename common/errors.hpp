@@ -23,6 +23,12 @@ struct CudaError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A variant this GPU cannot run as configured (e.g. more shared memory than a block may have).
+// The harness reports it as skipped, with the reason, rather than as a failure.
+struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Thrown by a skeleton body. `what` names the function the student still has to write.
 [[noreturn]] inline void todo(const std::string& what) {
     throw NotImplemented("not implemented yet: " + what);

@@ -51,6 +51,7 @@ struct LabSpec {
     int default_width = 2999;    // awkward on purpose: prime, not a multiple of any block
     int default_height = 1999;
     int default_channels = 3;
+    int default_cpu_reps = 3;    // a long sweep may time the CPU reference once
     std::vector<CpuVariant> cpu;
     std::vector<GpuVariant> gpu;
     std::string baseline;        // the variant "vs base" speedups are measured against

@@ -249,6 +249,9 @@ class LabRun {
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
             r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
+        } catch (const Unsupported& e) {
+            r.status = "skipped";
+            r.message = std::string("skipped: ") + e.what();
         } catch (const CudaError& e) {
             r.status = "error";
             r.message = e.what();

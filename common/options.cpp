@@ -97,7 +97,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
         ("reps", "timed repetitions (median reported)", cxxopts::value<std::string>()->default_value("15"))
         ("warmup", "untimed runs before timing", cxxopts::value<std::string>()->default_value("2"))
-        ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value("3"))
+        ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_cpu_reps)))
         ("no-flush", "do not flush the L2 cache between timed repetitions")
         ("check-only", "check every variant, time nothing")
         ("demo", "lecture mode: a 4096x4096 colour image, pictures saved to demo-output/lab" + std::to_string(spec.number));

@@ -1,0 +1,25 @@
+// convlab lab 3 driver — do not edit. Your work is in conv2d_tiled.cu.
+#include "common/lab.hpp"
+#include "labs/lab1/lab1.hpp"
+#include "labs/lab3/lab3.hpp"
+
+int main(int argc, char** argv) {
+    using namespace convlab;
+    LabSpec spec;
+    spec.number = 3;
+    spec.title = "generic tiling: any odd mask, the tile loaded in passes";
+    spec.student_files = "labs/lab3/conv2d_tiled.cu (and labs/lab1/conv2d_naive.cu for the baselines)";
+    spec.max_mask_size = kLab3MaxMaskSize;
+    spec.default_mask = "gauss:3:1,gauss:5:1.5,gauss:7:2,gauss:9:2.5,gauss:15:4,gauss:31:8";  // the sweep
+    spec.default_channels = 1;
+    spec.default_cpu_reps = 1;
+    spec.gpu = {
+        {"naive (lab 1)", "your lab 1 kernel: mask in global memory", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
+        {"naive-const (lab 1)", "your lab 1 kernel with the mask in constant memory", launch_conv2d_naive_const,
+         copy_mask_to_constant, nullptr, {16, 16}},
+        {"tiled", "16x16 output tile, (16+k-1)^2 input tile loaded in passes by every thread", launch_conv2d_tiled,
+         copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}},
+    };
+    spec.baseline = "naive (lab 1)";
+    return run_lab(argc, argv, spec);
+}

@@ -1,0 +1,31 @@
+// convlab lab 4 driver — do not edit. Your work is in conv2d_coarse.cu and conv2d_window.cu.
+#include "common/lab.hpp"
+#include "labs/lab3/lab3.hpp"
+#include "labs/lab4/lab4.hpp"
+
+int main(int argc, char** argv) {
+    using namespace convlab;
+    LabSpec spec;
+    spec.number = 4;
+    spec.title = "granularity: several outputs per thread";
+    spec.student_files = "labs/lab4/conv2d_coarse.cu, labs/lab4/conv2d_window.cu (and labs/lab3/conv2d_tiled.cu)";
+    spec.max_mask_size = kLab4MaxMaskSize;
+    spec.default_mask = "gauss:7:2,gauss:15:4,gauss:31:8";
+    spec.default_channels = 1;
+    spec.default_cpu_reps = 1;
+    spec.gpu.push_back({"tiled (lab 3)", "your lab 3 kernel: one output per thread", launch_conv2d_tiled,
+                        copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}});
+#define COARSE_VARIANT(gx, gy, bx, by)                                                                         \
+    spec.gpu.push_back({"coarse-" #gx "x" #gy "-b" #bx "x" #by,                                               \
+                        #gx "x" #gy " outputs per thread, " #bx "x" #by " threads", launch_conv2d_coarse<gx, gy, bx, by>, \
+                        copy_mask_to_coarse_constant, nullptr, {bx * gx, by * gy}});
+    LAB4_COARSE_SHAPES(COARSE_VARIANT)
+#undef COARSE_VARIANT
+#define WINDOW_VARIANT(gy)                                                                                     \
+    spec.gpu.push_back({"window-8x" #gy, "8x" #gy " outputs per thread, the input row in registers",          \
+                        launch_conv2d_window<gy>, nullptr, nullptr, {kWindowBlockX * 2 * kWindowRun, kWindowBlockY * gy}});
+    LAB4_WINDOW_ROWS(WINDOW_VARIANT)
+#undef WINDOW_VARIANT
+    spec.baseline = "tiled (lab 3)";
+    return run_lab(argc, argv, spec);
+}

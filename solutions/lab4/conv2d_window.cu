@@ -1,0 +1,138 @@
+// Lab 4 — granularity: 1 x 8 outputs per thread, the input row in registers. Reference solution.
+//
+// New since conv2d_coarse.cu: the outputs of a thread are neighbours in a row, so they read
+// overlapping stretches of the input row. The thread loads that stretch from shared memory four
+// floats at a time (one 16-byte load) into registers and reuses every value for up to 4 taps x
+// 4 outputs: 32 multiply-adds per two 16-byte loads, instead of one 4-byte load per
+// multiply-add. The mask rows are padded with zeros to a multiple of 4 taps so that the weights,
+// too, arrive four at a time (the wasted multiply-adds cost 3% at k = 31).
+//
+//   a thread's 8 outputs: two runs of 4, at x = 4*tx and 4*tx + 128 of the block's 256-wide tile
+//   (consecutive threads read consecutive 16-byte words: no bank conflicts, coalesced stores)
+//
+//   window for a run, taps q..q+3:  cur = in[q .. q+3], nxt = in[q+4 .. q+7]
+//     out[g] += w[q+t] * window[g + t]   for g, t in 0..3   (16 FMAs, all operands in registers)
+//
+// Each thread also computes GY rows; an input row then serves up to GY mask rows.
+//
+// Build and run:   make lab4 SOLUTION=1 && ./lab4 --variant window-8x1,window-8x2,window-8x4
+#include "common/cuda_check.cuh"
+#include "common/shared_memory.cuh"
+#include "labs/lab4/lab4.hpp"
+
+using namespace convlab;
+
+namespace {
+
+constexpr int kThreads = kWindowBlockX * kWindowBlockY;
+constexpr int kTileX = kWindowBlockX * 2 * kWindowRun;  // 256 outputs across
+constexpr int kRunGap = kTileX / 2;                     // the second run starts 128 further on
+
+// out[g] += w[t] * window[g + t], window = (cur, nxt) as 8 consecutive values.
+__device__ __forceinline__ void fma_run(float4& out, const float4& w, const float4& cur, const float4& nxt) {
+    const float v[8] = {cur.x, cur.y, cur.z, cur.w, nxt.x, nxt.y, nxt.z, nxt.w};
+    const float wt[4] = {w.x, w.y, w.z, w.w};
+    float o[4] = {out.x, out.y, out.z, out.w};
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+#pragma unroll
+        for (int g = 0; g < 4; ++g) o[g] += wt[t] * v[g + t];
+    out = make_float4(o[0], o[1], o[2], o[3]);
+}
+
+__device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
+
+struct WindowLayout {
+    int k4;      // mask row length padded to a multiple of 4
+    int pitch;   // floats per tile row: 256 + k4 covers the tile and the last window's over-read
+    int tile_h;  // rows of input tile
+    __host__ __device__ WindowLayout(int k, int gy)
+        : k4((k + 3) & ~3), pitch(kTileX + ((k + 3) & ~3)), tile_h(kWindowBlockY * gy + k - 1) {}
+    __host__ __device__ size_t shared_floats(int channels, int k) const { return size_t(channels) * tile_h * pitch + size_t(k) * k4; }
+};
+
+}  // namespace
+
+template <int GY>
+__global__ void __launch_bounds__(kThreads) conv2d_window_kernel(ConvArgs a) {
+    static_assert(GY >= 1 && GY <= 8, "rows per thread: 1 to 8");
+    extern __shared__ float4 s_raw[];  // float4: every 16-byte load below is aligned
+    const int k = a.k, r = k / 2, C = a.channels;
+    const WindowLayout layout(k, GY);
+    const int pitch = layout.pitch, tile_h = layout.tile_h, k4 = layout.k4;
+    float* s_tile = reinterpret_cast<float*>(s_raw);       // C planes of tile_h x pitch floats
+    float* s_w = s_tile + size_t(C) * tile_h * pitch;      // k rows of k4 weights, zero-padded
+    const int tid = threadIdx.y * kWindowBlockX + threadIdx.x;
+    const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kWindowBlockY * GY;
+
+    for (int n = tid; n < k * k4; n += kThreads) {
+        const int i = n / k4, j = n - i * k4;
+        s_w[n] = j < k ? a.d_mask[i * k + j] : 0.0f;
+    }
+    // Planar tile: one plane per channel, so a run's four values are one aligned float4.
+    const int tile_w = kTileX + k - 1;
+    for (int row = threadIdx.y; row < tile_h; row += kWindowBlockY) {
+        const int sy = border_index(y0 - r + row, a.height, a.border);
+        const uint8_t* src = a.d_in + size_t(sy < 0 ? 0 : sy) * a.width * C;
+        for (int col = threadIdx.x; col < pitch; col += kWindowBlockX) {
+            const int sx = col < tile_w ? border_index(x0 - r + col, a.width, a.border) : -1;
+            const bool zero = sy < 0 || sx < 0;
+            for (int c = 0; c < C; ++c) s_tile[(c * tile_h + row) * pitch + col] = zero ? 0.0f : float(src[sx * C + c]);
+        }
+    }
+    __syncthreads();
+
+    const int lane_x = threadIdx.x * kWindowRun;
+    for (int c = 0; c < C; ++c) {
+        float4 acc[GY][2] = {};
+        const float* plane = s_tile + size_t(c) * tile_h * pitch;
+        for (int t = 0; t < GY + k - 1; ++t) {  // input row t serves output row gy with mask row t - gy
+            const float* row = plane + (threadIdx.y * GY + t) * pitch + lane_x;
+            float4 cur0 = load4(row), cur1 = load4(row + kRunGap);
+            for (int q = 0; q < k4; q += 4) {
+                const float4 nxt0 = load4(row + q + 4), nxt1 = load4(row + kRunGap + q + 4);
+#pragma unroll
+                for (int gy = 0; gy < GY; ++gy) {
+                    const int i = t - gy;
+                    if (i < 0 || i >= k) continue;
+                    const float4 w = load4(s_w + i * k4 + q);
+                    fma_run(acc[gy][0], w, cur0, nxt0);
+                    fma_run(acc[gy][1], w, cur1, nxt1);
+                }
+                cur0 = nxt0;
+                cur1 = nxt1;
+            }
+        }
+#pragma unroll
+        for (int gy = 0; gy < GY; ++gy) {
+            const int y = y0 + threadIdx.y * GY + gy;
+            if (y >= a.height) break;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int x = x0 + lane_x + h * kRunGap;
+                float* dst = a.d_out + (size_t(y) * a.width + x) * C + c;
+                const float4 v = acc[gy][h];
+                // One 16-byte store when the run is whole and aligned (1 channel, width a multiple of 4).
+                if (C == 1 && (a.width & 3) == 0 && x + 3 < a.width) {
+                    *reinterpret_cast<float4*>(dst) = v;
+                } else {
+                    const float o[4] = {v.x, v.y, v.z, v.w};
+                    for (int g = 0; g < 4 && x + g < a.width; ++g) dst[g * C] = o[g];
+                }
+            }
+        }
+    }
+}
+
+template <int GY>
+void launch_conv2d_window(const ConvArgs& args) {
+    const size_t shared_bytes = WindowLayout(args.k, GY).shared_floats(args.channels, args.k) * sizeof(float);
+    allow_dynamic_shared_memory(conv2d_window_kernel<GY>, shared_bytes, "conv2d_window_kernel");
+    const dim3 grid((args.width + kTileX - 1) / kTileX, (args.height + kWindowBlockY * GY - 1) / (kWindowBlockY * GY));
+    conv2d_window_kernel<GY><<<grid, dim3(kWindowBlockX, kWindowBlockY), shared_bytes>>>(args);
+    CUDA_CHECK_LAUNCH();
+}
+
+#define INSTANTIATE(gy) template void launch_conv2d_window<gy>(const ConvArgs&);
+LAB4_WINDOW_ROWS(INSTANTIATE)
+#undef INSTANTIATE
