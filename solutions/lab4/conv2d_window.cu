@@ -42,14 +42,72 @@ __device__ __forceinline__ void fma_run(float4& out, const float4& w, const floa
 
 __device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
 
+// The tile starts r4 = r rounded up to 4 columns left of the block's first output, so that it
+// starts on a 4-byte boundary in global memory and every run's window on a 16-byte boundary in
+// shared memory. The mask rows are shifted right by r4 - r zero taps to match, and padded to
+// taps, a multiple of 8 (two steps of 4 per loop turn); zero taps add nothing.
 struct WindowLayout {
-    int k4;      // mask row length padded to a multiple of 4
-    int pitch;   // floats per tile row: 256 + k4 covers the tile and the last window's over-read
-    int tile_h;  // rows of input tile
-    __host__ __device__ WindowLayout(int k, int gy)
-        : k4((k + 3) & ~3), pitch(kTileX + ((k + 3) & ~3)), tile_h(kWindowBlockY * gy + k - 1) {}
-    __host__ __device__ size_t shared_floats(int channels, int k) const { return size_t(channels) * tile_h * pitch + size_t(k) * k4; }
+    int r4;      // columns of tile left of the first output
+    int shift;   // r4 - r: leading zero taps of each padded mask row
+    int taps;    // padded mask row length, a multiple of 8
+    int pitch;   // floats per tile row: 256 + taps covers the last window's reads
+    int tile_h;  // rows of the input tile
+    __host__ __device__ WindowLayout(int k, int gy) {
+        const int r = k / 2;
+        r4 = (r + 3) & ~3;
+        shift = r4 - r;
+        taps = (shift + k + 7) & ~7;
+        pitch = kTileX + taps;
+        tile_h = kWindowBlockY * gy + k - 1;
+    }
+    __host__ __device__ size_t shared_floats(int channels, int k) const {
+        return size_t(channels) * tile_h * pitch + size_t(k) * taps;
+    }
 };
+
+// The general tile load: any position, any border, any channel count; one byte at a time.
+__device__ void load_tile_bordered(const ConvArgs& a, const WindowLayout& l, float* s_tile, int x0, int y0) {
+    const int C = a.channels, r = a.k / 2;
+    for (int row = threadIdx.y; row < l.tile_h; row += kWindowBlockY) {
+        const int sy = border_index(y0 - r + row, a.height, a.border);
+        const uint8_t* src = a.d_in + size_t(sy < 0 ? 0 : sy) * a.width * C;
+        for (int col = threadIdx.x; col < l.pitch; col += kWindowBlockX) {
+            const int sx = border_index(x0 - l.r4 + col, a.width, a.border);
+            const bool zero = sy < 0 || sx < 0;
+            for (int c = 0; c < C; ++c) s_tile[(c * l.tile_h + row) * l.pitch + col] = zero ? 0.0f : float(src[sx * C + c]);
+        }
+    }
+}
+
+// The fast tile load for a block whose tile lies inside a 1-channel image with rows on 4-byte
+// boundaries: 4 bytes per load, 4 floats per shared-memory store, and a thread's loads issued
+// together before any of them is needed.
+__device__ void load_tile_interior(const ConvArgs& a, const WindowLayout& l, float* s_tile, int x0, int y0) {
+    constexpr int kUnroll = 4;
+    const int words = l.pitch / 4, r = a.k / 2;
+    const int tid = threadIdx.y * kWindowBlockX + threadIdx.x, total = words * l.tile_h;
+    const uint8_t* origin = a.d_in + size_t(y0 - r) * a.width + (x0 - l.r4);
+    for (int base = 0; base < total; base += kThreads * kUnroll) {
+        uchar4 bytes[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const int n = base + u * kThreads + tid;
+            if (n < total) {
+                const int row = n / words, word = n - row * words;
+                bytes[u] = *reinterpret_cast<const uchar4*>(origin + size_t(row) * a.width + 4 * word);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const int n = base + u * kThreads + tid;
+            if (n < total) {
+                const int row = n / words, word = n - row * words;
+                *reinterpret_cast<float4*>(s_tile + row * l.pitch + 4 * word) =
+                    make_float4(bytes[u].x, bytes[u].y, bytes[u].z, bytes[u].w);
+            }
+        }
+    }
+}
 
 }  // namespace
 
@@ -58,49 +116,45 @@ __global__ void __launch_bounds__(kThreads) conv2d_window_kernel(ConvArgs a) {
     static_assert(GY >= 1 && GY <= 8, "rows per thread: 1 to 8");
     extern __shared__ float4 s_raw[];  // float4: every 16-byte load below is aligned
     const int k = a.k, r = k / 2, C = a.channels;
-    const WindowLayout layout(k, GY);
-    const int pitch = layout.pitch, tile_h = layout.tile_h, k4 = layout.k4;
-    float* s_tile = reinterpret_cast<float*>(s_raw);       // C planes of tile_h x pitch floats
-    float* s_w = s_tile + size_t(C) * tile_h * pitch;      // k rows of k4 weights, zero-padded
+    const WindowLayout l(k, GY);
+    float* s_tile = reinterpret_cast<float*>(s_raw);           // C planes of tile_h x pitch floats
+    float* s_w = s_tile + size_t(C) * l.tile_h * l.pitch;      // k rows of `taps` weights
     const int tid = threadIdx.y * kWindowBlockX + threadIdx.x;
     const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kWindowBlockY * GY;
 
-    for (int n = tid; n < k * k4; n += kThreads) {
-        const int i = n / k4, j = n - i * k4;
-        s_w[n] = j < k ? a.d_mask[i * k + j] : 0.0f;
+    for (int n = tid; n < k * l.taps; n += kThreads) {
+        const int i = n / l.taps, j = n - i * l.taps - l.shift;
+        s_w[n] = (j >= 0 && j < k) ? a.d_mask[i * k + j] : 0.0f;
     }
-    // Planar tile: one plane per channel, so a run's four values are one aligned float4.
-    const int tile_w = kTileX + k - 1;
-    for (int row = threadIdx.y; row < tile_h; row += kWindowBlockY) {
-        const int sy = border_index(y0 - r + row, a.height, a.border);
-        const uint8_t* src = a.d_in + size_t(sy < 0 ? 0 : sy) * a.width * C;
-        for (int col = threadIdx.x; col < pitch; col += kWindowBlockX) {
-            const int sx = col < tile_w ? border_index(x0 - r + col, a.width, a.border) : -1;
-            const bool zero = sy < 0 || sx < 0;
-            for (int c = 0; c < C; ++c) s_tile[(c * tile_h + row) * pitch + col] = zero ? 0.0f : float(src[sx * C + c]);
-        }
-    }
+    const bool interior = C == 1 && (a.width & 3) == 0 && x0 - l.r4 >= 0 && x0 - l.r4 + l.pitch <= a.width &&
+                          y0 - r >= 0 && y0 - r + l.tile_h <= a.height;
+    if (interior) load_tile_interior(a, l, s_tile, x0, y0);
+    else load_tile_bordered(a, l, s_tile, x0, y0);
     __syncthreads();
 
     const int lane_x = threadIdx.x * kWindowRun;
     for (int c = 0; c < C; ++c) {
         float4 acc[GY][2] = {};
-        const float* plane = s_tile + size_t(c) * tile_h * pitch;
+        const float* plane = s_tile + size_t(c) * l.tile_h * l.pitch;
         for (int t = 0; t < GY + k - 1; ++t) {  // input row t serves output row gy with mask row t - gy
-            const float* row = plane + (threadIdx.y * GY + t) * pitch + lane_x;
-            float4 cur0 = load4(row), cur1 = load4(row + kRunGap);
-            for (int q = 0; q < k4; q += 4) {
-                const float4 nxt0 = load4(row + q + 4), nxt1 = load4(row + kRunGap + q + 4);
+            const float* row = plane + (threadIdx.y * GY + t) * l.pitch + lane_x;
+            // Runs h = 0, 1 at lane_x and lane_x + 128: windows a (taps q..q+3) and b (q+4..q+7).
+            float4 a0 = load4(row), a1 = load4(row + kRunGap);
+            for (int q = 0; q < l.taps; q += 8) {
+                const float4 b0 = load4(row + q + 4), b1 = load4(row + kRunGap + q + 4);
+                const float4 c0 = load4(row + q + 8), c1 = load4(row + kRunGap + q + 8);
 #pragma unroll
                 for (int gy = 0; gy < GY; ++gy) {
                     const int i = t - gy;
                     if (i < 0 || i >= k) continue;
-                    const float4 w = load4(s_w + i * k4 + q);
-                    fma_run(acc[gy][0], w, cur0, nxt0);
-                    fma_run(acc[gy][1], w, cur1, nxt1);
+                    const float4 w_lo = load4(s_w + i * l.taps + q), w_hi = load4(s_w + i * l.taps + q + 4);
+                    fma_run(acc[gy][0], w_lo, a0, b0);
+                    fma_run(acc[gy][1], w_lo, a1, b1);
+                    fma_run(acc[gy][0], w_hi, b0, c0);
+                    fma_run(acc[gy][1], w_hi, b1, c1);
                 }
-                cur0 = nxt0;
-                cur1 = nxt1;
+                a0 = c0;
+                a1 = c1;
             }
         }
 #pragma unroll
