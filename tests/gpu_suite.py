@@ -28,8 +28,14 @@ LABS = {
 }
 
 
+def documented_limit(r):
+    """The one skip a solution may report: lab 4's register kernel is compiled for k <= 9."""
+    return r["status"] == "skipped" and r["variant"].startswith("register-") and r["mask"]["size"] > 9
+
+
 def all_pass(doc, where):
-    bad = [f"{r['variant']} ({r['mask']['spec']}): {r['status']} {r['message']}" for r in doc["results"] if r["status"] != "pass"]
+    bad = [f"{r['variant']} ({r['mask']['spec']}): {r['status']} {r['message']}" for r in doc["results"]
+           if r["status"] != "pass" and not documented_limit(r)]
     assert not bad, f"{where}: " + "; ".join(bad)
     assert any(r["kind"] == "gpu" for r in doc["results"]), f"{where}: no GPU variant ran"
 

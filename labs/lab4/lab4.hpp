@@ -24,10 +24,26 @@ constexpr int kWindowBlockX = 32;
 constexpr int kWindowBlockY = 8;
 constexpr int kWindowRun = 4;  // outputs per run: one float4
 
-void copy_mask_to_coarse_constant(const convlab::Mask& mask);  // the k*k weights into c_coarse_mask
+// The register kernel: no shared memory at all. A thread computes 4 outputs across (one float4)
+// and GY rows, reading its input rows straight from global memory (the L1 cache catches what
+// neighbouring threads share) into a window of registers. The mask size is a template
+// parameter, so the window's indices and the weights' addresses are compile-time constants.
+#define LAB4_REGISTER_ROWS(X) X(4) X(8)
+#define LAB4_REGISTER_SIZES(X) X(1) X(3) X(5) X(7) X(9)
+constexpr int kRegisterMaxMaskSize = 9;
+constexpr int kRegisterBlockX = 32;
+constexpr int kRegisterBlockY = 8;
+constexpr int kRegisterRun = 4;
+
+void copy_mask_to_coarse_constant(const convlab::Mask& mask);    // the k*k weights into c_coarse_mask
+void copy_mask_to_register_constant(const convlab::Mask& mask);  // the k*k weights into c_register_mask
 
 template <int GX, int GY, int BX, int BY>
 void launch_conv2d_coarse(const convlab::ConvArgs& args);
 
 template <int GY>
 void launch_conv2d_window(const convlab::ConvArgs& args);  // reads the mask from args.d_mask
+
+// Launches the instantiation for args.k; throws convlab::Unsupported for k > kRegisterMaxMaskSize.
+template <int GY>
+void launch_conv2d_register(const convlab::ConvArgs& args);

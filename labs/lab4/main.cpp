@@ -1,4 +1,5 @@
-// convlab lab 4 driver — do not edit. Your work is in conv2d_coarse.cu and conv2d_window.cu.
+// convlab lab 4 driver — do not edit. Your work is in conv2d_coarse.cu, conv2d_window.cu and
+// conv2d_register.cu.
 #include "common/lab.hpp"
 #include "labs/lab3/lab3.hpp"
 #include "labs/lab4/lab4.hpp"
@@ -8,7 +9,8 @@ int main(int argc, char** argv) {
     LabSpec spec;
     spec.number = 4;
     spec.title = "granularity: several outputs per thread";
-    spec.student_files = "labs/lab4/conv2d_coarse.cu, labs/lab4/conv2d_window.cu (and labs/lab3/conv2d_tiled.cu)";
+    spec.student_files =
+        "labs/lab4/conv2d_coarse.cu, conv2d_window.cu, conv2d_register.cu (and labs/lab3/conv2d_tiled.cu)";
     spec.max_mask_size = kLab4MaxMaskSize;
     spec.default_mask = "gauss:7:2,gauss:15:4,gauss:31:8";
     spec.default_channels = 1;
@@ -26,6 +28,12 @@ int main(int argc, char** argv) {
                         launch_conv2d_window<gy>, nullptr, nullptr, {kWindowBlockX * 2 * kWindowRun, kWindowBlockY * gy}});
     LAB4_WINDOW_ROWS(WINDOW_VARIANT)
 #undef WINDOW_VARIANT
+#define REGISTER_VARIANT(gy)                                                                                   \
+    spec.gpu.push_back({"register-4x" #gy, "4x" #gy " outputs per thread from global memory, no shared memory (k <= 9)", \
+                        launch_conv2d_register<gy>, copy_mask_to_register_constant, nullptr,                  \
+                        {kRegisterBlockX * kRegisterRun, kRegisterBlockY * gy}});
+    LAB4_REGISTER_ROWS(REGISTER_VARIANT)
+#undef REGISTER_VARIANT
     spec.baseline = "tiled (lab 3)";
     return run_lab(argc, argv, spec);
 }

@@ -80,31 +80,18 @@ __device__ void load_tile_bordered(const ConvArgs& a, const WindowLayout& l, flo
 }
 
 // The fast tile load for a block whose tile lies inside a 1-channel image with rows on 4-byte
-// boundaries: 4 bytes per load, 4 floats per shared-memory store, and a thread's loads issued
-// together before any of them is needed.
+// boundaries: 4 bytes per load, 4 floats per shared-memory store, rows and words walked as a
+// 2-D loop (no division), a warp reading 128 consecutive bytes of a row at a time.
 __device__ void load_tile_interior(const ConvArgs& a, const WindowLayout& l, float* s_tile, int x0, int y0) {
-    constexpr int kUnroll = 4;
     const int words = l.pitch / 4, r = a.k / 2;
-    const int tid = threadIdx.y * kWindowBlockX + threadIdx.x, total = words * l.tile_h;
     const uint8_t* origin = a.d_in + size_t(y0 - r) * a.width + (x0 - l.r4);
-    for (int base = 0; base < total; base += kThreads * kUnroll) {
-        uchar4 bytes[kUnroll];
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            const int n = base + u * kThreads + tid;
-            if (n < total) {
-                const int row = n / words, word = n - row * words;
-                bytes[u] = *reinterpret_cast<const uchar4*>(origin + size_t(row) * a.width + 4 * word);
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            const int n = base + u * kThreads + tid;
-            if (n < total) {
-                const int row = n / words, word = n - row * words;
-                *reinterpret_cast<float4*>(s_tile + row * l.pitch + 4 * word) =
-                    make_float4(bytes[u].x, bytes[u].y, bytes[u].z, bytes[u].w);
-            }
+    for (int row = threadIdx.y; row < l.tile_h; row += kWindowBlockY) {
+        const uint8_t* src = origin + size_t(row) * a.width;
+        float* dst = s_tile + row * l.pitch;
+#pragma unroll 3
+        for (int word = threadIdx.x; word < words; word += kWindowBlockX) {
+            const uchar4 b = *reinterpret_cast<const uchar4*>(src + 4 * word);
+            *reinterpret_cast<float4*>(dst + 4 * word) = make_float4(b.x, b.y, b.z, b.w);
         }
     }
 }

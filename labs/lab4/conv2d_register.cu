@@ -1,0 +1,51 @@
+// Lab 4 — granularity without shared memory: 4 x GY outputs per thread, straight from global
+// memory into registers.
+//
+// New since conv2d_window.cu: for a small mask the tile in shared memory costs more than it
+// saves. Here a thread reads the few input words it needs directly (the L1 cache serves what
+// neighbouring threads share), keeps a window of each input row in registers and reuses every
+// row for the GY output rows it touches. The mask size K is a template parameter, so every
+// index is a compile-time constant (the window stays in registers; the weights are operands).
+//
+// Build and run:   make lab4 && ./lab4 --mask box:3,box:5 --variant register-4x4,register-4x8
+#include "common/cuda_check.cuh"
+#include "common/errors.hpp"
+#include "labs/lab4/lab4.hpp"
+
+using namespace convlab;
+
+__constant__ float c_register_mask[kRegisterMaxMaskSize * kRegisterMaxMaskSize];
+
+template <int K, int GY>
+__global__ void __launch_bounds__(kRegisterBlockX * kRegisterBlockY) conv2d_register_kernel(ConvArgs a) {
+    static_assert(K % 2 == 1 && K <= kRegisterMaxMaskSize, "an odd mask of at most kRegisterMaxMaskSize");
+    // TODO(lab4): thread (tx, ty) of block (bx, by): outputs x = 4*(bx*32 + tx) .. x+3 of rows
+    //   y0 = (by*8 + ty)*GY .. y0+GY-1. For each input row t = 0 .. GY + K - 2 (image row y0 - r + t):
+    //   read the row's values x - 4L .. x + 3 + 4L (L = ceil(r/4)) into float v[...] (4-byte
+    //   loads when the whole window is inside a 1-channel image whose width is a multiple of 4;
+    //   border_index() otherwise), then for every output row gy with i = t - gy in [0, K):
+    //   acc[gy][g] += c_register_mask[i*K + j] * v[4L + g + j - r]. Unroll every loop
+    //   (#pragma unroll) so that all indices are constants. Store a float4 per row when aligned.
+    (void)a;
+}
+
+void copy_mask_to_register_constant(const Mask& mask) {
+    // TODO(lab4): cudaMemcpyToSymbol(c_register_mask, ...) when mask.k <= kRegisterMaxMaskSize.
+    //   Then delete the line below.
+    (void)mask;
+    todo("copy_mask_to_register_constant");
+}
+
+template <int GY>
+void launch_conv2d_register(const ConvArgs& args) {
+    // TODO(lab4): a 32x8 block per 128 x 8*GY outputs; switch on args.k to launch
+    //   conv2d_register_kernel<k, GY> for each k of LAB4_REGISTER_SIZES; for any other k throw
+    //   Unsupported("...") naming the limit; check the launch.
+    (void)args;
+    todo("launch_conv2d_register");
+}
+
+// Harness: one instantiation per row count the driver sweeps. Keep.
+#define INSTANTIATE(gy) template void launch_conv2d_register<gy>(const ConvArgs&);
+LAB4_REGISTER_ROWS(INSTANTIATE)
+#undef INSTANTIATE
