@@ -42,15 +42,18 @@ __device__ __forceinline__ void load_window_fast(const uint8_t* row, int x, floa
     }
 }
 
-// General path: any position, border and channel count, one value at a time.
+// General path: any position, border and channel count, one value at a time. The value lookup is
+// out of line: only the threads at the image's edges call it, and inlined into the unrolled
+// window it would cost every thread registers.
+__device__ __noinline__ float bordered_value(const ConvArgs& a, int y, int x, int c) {
+    const int sy = border_index(y, a.height, a.border), sx = border_index(x, a.width, a.border);
+    return (sy < 0 || sx < 0) ? 0.0f : float(a.d_in[(size_t(sy) * a.width + sx) * a.channels + c]);
+}
+
 template <int K>
 __device__ __forceinline__ void load_window_bordered(const ConvArgs& a, int y, int x, int c, float (&v)[RegisterWindow<K>::kValues]) {
-    const int sy = border_index(y, a.height, a.border);
 #pragma unroll
-    for (int m = 0; m < RegisterWindow<K>::kValues; ++m) {
-        const int sx = border_index(x - 4 * RegisterWindow<K>::kSideWords + m, a.width, a.border);
-        v[m] = (sy < 0 || sx < 0) ? 0.0f : float(a.d_in[(size_t(sy) * a.width + sx) * a.channels + c]);
-    }
+    for (int m = 0; m < RegisterWindow<K>::kValues; ++m) v[m] = bordered_value(a, y, x - 4 * RegisterWindow<K>::kSideWords + m, c);
 }
 
 }  // namespace
@@ -91,7 +94,8 @@ __global__ void __launch_bounds__(kRegisterBlockX * kRegisterBlockY) conv2d_regi
             if (y >= a.height) break;
             float* dst = a.d_out + (size_t(y) * a.width + x) * C + c;
             if (C == 1 && (a.width & 3) == 0 && x + 3 < a.width) {
-                *reinterpret_cast<float4*>(dst) = make_float4(acc[gy][0], acc[gy][1], acc[gy][2], acc[gy][3]);
+                // Streaming store: the result is not read again here, so it need not stay in cache.
+                __stcs(reinterpret_cast<float4*>(dst), make_float4(acc[gy][0], acc[gy][1], acc[gy][2], acc[gy][3]));
             } else {
 #pragma unroll
                 for (int g = 0; g < kRegisterRun; ++g)

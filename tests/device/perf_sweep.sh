@@ -6,7 +6,7 @@
 set -euo pipefail
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
-build/bin/lab4-solution --size 8192 --channels 1 --mask box:3,box:5,gauss:7:2,gauss:15:4,gauss:31:8 \
+build/bin/lab4-solution --size 8192 --channels 1 --mask box:1,box:3,box:5,gauss:7:2,gauss:15:4,gauss:31:8 \
     --cpu-reps 1 --format json > "$out/lab4-8192.json"
 python3 - "$out/lab4-8192.json" <<'PY'
 import json, sys
