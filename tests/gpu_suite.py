@@ -65,6 +65,8 @@ def default_timed_run(n):
     all_pass(doc, "default run")
     assert doc["device"] and doc["device"]["copy_bandwidth_gbs"] > 0, doc["device"]
     for r in doc["results"]:
+        if documented_limit(r):
+            continue
         assert r["time"] and r["time"]["median_ms"] > 0, r
         if r["kind"] == "gpu":
             assert r["time"]["samples"] == doc["timing"]["reps"], r
@@ -82,7 +84,7 @@ def formats(n):
     status, out, err = lab(f"lab{n}-solution", *base, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert status == 0 and [r["variant"] for r in rows if r["kind"] == "gpu"] == gpu, out + err
-    assert all(float(r["gb_per_s"]) > 0 for r in rows), out
+    assert all(float(r["gb_per_s"]) > 0 for r in rows if r["status"] == "pass"), out
     status, out, err = lab(f"lab{n}-solution", *base, "--format", "md")
     assert status == 0 and f"| {gpu[-1]}" in out and "NVIDIA" in out, out + err
     status, out, err = lab(f"lab{n}-solution", *base)
@@ -115,7 +117,8 @@ def sanitizer(n, tool):
                             os.path.join(ROOT, "build", "bin", f"lab{n}-solution"), "--check-only", "--size", "300x77",
                             "--channels", "3", "--mask", mask, "--border", "mirror"], timeout=900)
     assert status == 0, f"compute-sanitizer {tool}: exit {status}\n{(out + err)[-3000:]}"
-    assert "ERROR SUMMARY: 0 errors" in out + err, (out + err)[-2000:]
+    summary = "RACECHECK SUMMARY: 0 hazards" if tool == "racecheck" else "ERROR SUMMARY: 0 errors"
+    assert summary in out + err, (out + err)[-2000:]
 
 
 def tests(labs):

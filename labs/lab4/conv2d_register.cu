@@ -19,8 +19,8 @@ __constant__ float c_register_mask[kRegisterMaxMaskSize * kRegisterMaxMaskSize];
 template <int K, int GY>
 __global__ void __launch_bounds__(kRegisterBlockX * kRegisterBlockY) conv2d_register_kernel(ConvArgs a) {
     static_assert(K % 2 == 1 && K <= kRegisterMaxMaskSize, "an odd mask of at most kRegisterMaxMaskSize");
-    // TODO(lab4): thread (tx, ty) of block (bx, by): outputs x = 4*(bx*32 + tx) .. x+3 of rows
-    //   y0 = (by*8 + ty)*GY .. y0+GY-1. For each input row t = 0 .. GY + K - 2 (image row y0 - r + t):
+    // TODO(lab4): thread (tx, ty) of block (bx, by): outputs x = 4*(bx*kRegisterBlockX + tx) .. x+3 of rows
+    //   y0 = (by*kRegisterBlockY + ty)*GY .. y0+GY-1. For each input row t = 0 .. GY + K - 2 (image row y0 - r + t):
     //   read the row's values x - 4L .. x + 3 + 4L (L = ceil(r/4)) into float v[...] (4-byte
     //   loads when the whole window is inside a 1-channel image whose width is a multiple of 4;
     //   border_index() otherwise), then for every output row gy with i = t - gy in [0, K):
@@ -38,7 +38,8 @@ void copy_mask_to_register_constant(const Mask& mask) {
 
 template <int GY>
 void launch_conv2d_register(const ConvArgs& args) {
-    // TODO(lab4): a 32x8 block per 128 x 8*GY outputs; switch on args.k to launch
+    // TODO(lab4): a kRegisterBlockX x kRegisterBlockY block per (4*kRegisterBlockX) x (kRegisterBlockY*GY)
+    //   outputs; switch on args.k to launch
     //   conv2d_register_kernel<k, GY> for each k of LAB4_REGISTER_SIZES; for any other k throw
     //   Unsupported("...") naming the limit; check the launch.
     (void)args;
