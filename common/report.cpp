@@ -122,8 +122,9 @@ std::vector<std::string> header_lines(const Report& report) {
         lines.push_back("GPU      " + d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, SM clock " +
                         fixed(d.sm_clock_mhz, 0) + " MHz, memory clock " + fixed(d.memory_clock_mhz, 0) + " MHz, " +
                         fixed(d.memory_bytes / 1073741824.0, 0) + " GiB); driver " +
-                        (d.driver_release.empty() ? "" : d.driver_release + " ") + "(CUDA " +
-                        cuda_version(d.driver_version) + "), runtime " + cuda_version(d.runtime_version));
+                        (d.driver_release.empty() ? "for CUDA " + cuda_version(d.driver_version)
+                                                  : d.driver_release + " (CUDA " + cuda_version(d.driver_version) + ")") +
+                        ", runtime " + cuda_version(d.runtime_version));
         lines.push_back("Ceilings copy " + fixed(report.copy_bandwidth_gbs.value_or(0), 0) +
                         " GB/s (measured, device to device, read+write); FP32 peak " + fixed(d.fp32_peak_gflops(), 0) +
                         " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " + std::to_string(d.fp32_lanes_per_sm) +

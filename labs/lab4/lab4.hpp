@@ -31,8 +31,8 @@ constexpr int kWindowRun = 4;  // outputs per run: one float4
 #define LAB4_REGISTER_ROWS(X) X(2) X(4) X(8)
 #define LAB4_REGISTER_SIZES(X) X(1) X(3) X(5) X(7) X(9)
 constexpr int kRegisterMaxMaskSize = 9;
-constexpr int kRegisterBlockX = 128;  // a block writes 512 consecutive outputs of a row: long DRAM bursts
-constexpr int kRegisterBlockY = 2;
+constexpr int kRegisterBlockX = 32;
+constexpr int kRegisterBlockY = 8;
 constexpr int kRegisterRun = 4;
 
 void copy_mask_to_coarse_constant(const convlab::Mask& mask);    // the k*k weights into c_coarse_mask
