@@ -28,7 +28,7 @@ constexpr int kWindowRun = 4;  // outputs per run: one float4
 // and GY rows, reading its input rows straight from global memory (the L1 cache catches what
 // neighbouring threads share) into a window of registers. The mask size is a template
 // parameter, so the window's indices and the weights' addresses are compile-time constants.
-#define LAB4_REGISTER_ROWS(X) X(2) X(4) X(8)
+#define LAB4_REGISTER_ROWS(X) X(1) X(2) X(4) X(8)
 #define LAB4_REGISTER_SIZES(X) X(1) X(3) X(5) X(7) X(9)
 constexpr int kRegisterMaxMaskSize = 9;
 constexpr int kRegisterBlockX = 32;
