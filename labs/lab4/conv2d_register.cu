@@ -6,27 +6,29 @@
 // neighbouring threads share), keeps a window of each input row in registers and reuses every
 // row for the GY output rows it touches. The mask size K is a template parameter, so every
 // index is a compile-time constant (the window stays in registers; the weights are operands).
+// It covers the image's interior only; register_frame.cuh computes the frame around it.
 //
-// Build and run:   make lab4 && ./lab4 --mask box:3,box:5 --variant register-4x4,register-4x8
+// Build and run:   make lab4 && ./lab4 --mask box:3,box:5 --variant register-4x1,register-4x4
 #include "common/cuda_check.cuh"
 #include "common/errors.hpp"
 #include "labs/lab4/lab4.hpp"
+#include "labs/lab4/register_frame.cuh"
 
 using namespace convlab;
 
 __constant__ float c_register_mask[kRegisterMaxMaskSize * kRegisterMaxMaskSize];
 
 template <int K, int GY>
-__global__ void __launch_bounds__(kRegisterBlockX * kRegisterBlockY) conv2d_register_kernel(ConvArgs a) {
+__global__ void __launch_bounds__(kRegisterThreads) conv2d_register_kernel(ConvArgs a, Interior in) {
     static_assert(K % 2 == 1 && K <= kRegisterMaxMaskSize, "an odd mask of at most kRegisterMaxMaskSize");
-    // TODO(lab4): thread (tx, ty) of block (bx, by): outputs x = 4*(bx*kRegisterBlockX + tx) .. x+3 of rows
-    //   y0 = (by*kRegisterBlockY + ty)*GY .. y0+GY-1. For each input row t = 0 .. GY + K - 2 (image row y0 - r + t):
-    //   read the row's values x - 4L .. x + 3 + 4L (L = ceil(r/4)) into float v[...] (4-byte
-    //   loads when the whole window is inside a 1-channel image whose width is a multiple of 4;
-    //   border_index() otherwise), then for every output row gy with i = t - gy in [0, K):
+    // TODO(lab4): only the interior (register_frame.cuh): thread n of block (bx, by) owns outputs
+    //   x = in.x_lo + 4*(bx*256 + n) .. x+3 (return when x >= in.x_hi) of rows y0 = in.y_lo + by*GY
+    //   .. y0+GY-1. For each input row t = 0 .. GY + K - 2 (image row y0 - r + t): read the row's
+    //   values x - 4L .. x + 3 + 4L (L = ceil(r/4); 4-byte loads, no bounds checks needed) into
+    //   float v[...]; then for every output row gy with i = t - gy in [0, K):
     //   acc[gy][g] += c_register_mask[i*K + j] * v[4L + g + j - r]. Unroll every loop
-    //   (#pragma unroll) so that all indices are constants. Store a float4 per row when aligned.
-    (void)a;
+    //   (#pragma unroll) so that all indices are constants. Store one float4 per row.
+    (void)a, (void)in;
 }
 
 void copy_mask_to_register_constant(const Mask& mask) {
@@ -38,10 +40,10 @@ void copy_mask_to_register_constant(const Mask& mask) {
 
 template <int GY>
 void launch_conv2d_register(const ConvArgs& args) {
-    // TODO(lab4): a kRegisterBlockX x kRegisterBlockY block per (4*kRegisterBlockX) x (kRegisterBlockY*GY)
-    //   outputs; switch on args.k to launch
-    //   conv2d_register_kernel<k, GY> for each k of LAB4_REGISTER_SIZES; for any other k throw
-    //   Unsupported("...") naming the limit; check the launch.
+    // TODO(lab4): switch on args.k; for each k of LAB4_REGISTER_SIZES: in = interior_of<k, GY>(args);
+    //   unless in.empty(), launch conv2d_register_kernel<k, GY> with 256-thread blocks on a grid of
+    //   ceil((in.x_hi - in.x_lo) / 4 / 256) x (in.y_hi - in.y_lo) / GY blocks and check it; then
+    //   launch_register_frame(args, in). For any other k throw Unsupported("...") naming the limit.
     (void)args;
     todo("launch_conv2d_register");
 }

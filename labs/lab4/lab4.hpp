@@ -28,11 +28,12 @@ constexpr int kWindowRun = 4;  // outputs per run: one float4
 // and GY rows, reading its input rows straight from global memory (the L1 cache catches what
 // neighbouring threads share) into a window of registers. The mask size is a template
 // parameter, so the window's indices and the weights' addresses are compile-time constants.
+// It covers the image's interior, where no tap leaves the image; a second, plain kernel
+// computes the frame around it (and the whole image when the fast path cannot apply).
 #define LAB4_REGISTER_ROWS(X) X(1) X(2) X(4) X(8)
 #define LAB4_REGISTER_SIZES(X) X(1) X(3) X(5) X(7) X(9)
 constexpr int kRegisterMaxMaskSize = 9;
-constexpr int kRegisterBlockX = 32;
-constexpr int kRegisterBlockY = 8;
+constexpr int kRegisterThreads = 256;  // a block: 256 threads along a row, 1024 outputs across
 constexpr int kRegisterRun = 4;
 
 void copy_mask_to_coarse_constant(const convlab::Mask& mask);    // the k*k weights into c_coarse_mask

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
 #define REGISTER_VARIANT(gy)                                                                                   \
     spec.gpu.push_back({"register-4x" #gy, "4x" #gy " outputs per thread from global memory, no shared memory (k <= 9)", \
                         launch_conv2d_register<gy>, copy_mask_to_register_constant, nullptr,                  \
-                        {kRegisterBlockX * kRegisterRun, kRegisterBlockY * gy}});
+                        {kRegisterThreads * kRegisterRun, gy}});
     LAB4_REGISTER_ROWS(REGISTER_VARIANT)
 #undef REGISTER_VARIANT
     spec.baseline = "tiled (lab 3)";

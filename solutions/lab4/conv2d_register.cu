@@ -9,13 +9,20 @@
 // touches. With k a template parameter every index is a compile-time constant: the window stays
 // in registers and each weight is an operand of its FMA, read from constant memory.
 //
-//   thread: outputs x .. x+3 (x = 4 * global thread column) of rows y0 .. y0+GY-1
+//   thread: outputs x .. x+3 of rows y0 .. y0+GY-1; 256 threads of a block side by side in a row
 //   input row t (y0 - r + t): words x-4L .. x+3+4L (L = ceil(r/4)) -> v[0 .. 4(2L+1))
 //   out[gy][g] += w[t - gy][j] * v[4L + g + j - r]
 //
-// Build and run:   make lab4 SOLUTION=1 && ./lab4 --mask box:3,box:5 --variant register-4x4,register-4x8
+// That fast kernel has no border code at all: it runs only where no tap leaves the image
+// (interior_of() in register_frame.cuh). The plain frame kernel there computes the rest, or the
+// whole image when the fast path does not apply (3 channels, or rows not on 4-byte boundaries).
+// Border code inside the fast kernel cost every thread registers and a stack frame, and halved
+// its speed.
+//
+// Build and run:   make lab4 SOLUTION=1 && ./lab4 --mask box:3,box:5 --variant register-4x1,register-4x4
 #include "common/cuda_check.cuh"
 #include "labs/lab4/lab4.hpp"
+#include "labs/lab4/register_frame.cuh"
 
 using namespace convlab;
 
@@ -23,87 +30,53 @@ __constant__ float c_register_mask[kRegisterMaxMaskSize * kRegisterMaxMaskSize];
 
 namespace {
 
-template <int K>
-struct RegisterWindow {
-    static constexpr int kR = K / 2;
-    static constexpr int kSideWords = (kR + 3) / 4;              // L: aligned words either side
-    static constexpr int kValues = 4 * (2 * kSideWords + 1);     // the row window
-};
-
-// Fast path: one row's window from a 1-channel image with 4-byte aligned rows, fully inside.
-template <int K>
-__device__ __forceinline__ void load_window_fast(const uint8_t* row, int x, float (&v)[RegisterWindow<K>::kValues]) {
-    constexpr int kWords = RegisterWindow<K>::kValues / 4;
-    const uint8_t* first = row + x - 4 * RegisterWindow<K>::kSideWords;
-#pragma unroll
-    for (int w = 0; w < kWords; ++w) {
-        const uchar4 b = *reinterpret_cast<const uchar4*>(first + 4 * w);
-        v[4 * w] = b.x, v[4 * w + 1] = b.y, v[4 * w + 2] = b.z, v[4 * w + 3] = b.w;
-    }
-}
-
-// General path: any position, border and channel count, one value at a time. The value lookup is
-// out of line: only the threads at the image's edges call it, and inlined into the unrolled
-// window it would cost every thread registers.
-__device__ __noinline__ float bordered_value(const ConvArgs& a, int y, int x, int c) {
-    const int sy = border_index(y, a.height, a.border), sx = border_index(x, a.width, a.border);
-    return (sy < 0 || sx < 0) ? 0.0f : float(a.d_in[(size_t(sy) * a.width + sx) * a.channels + c]);
-}
-
-template <int K>
-__device__ __forceinline__ void load_window_bordered(const ConvArgs& a, int y, int x, int c, float (&v)[RegisterWindow<K>::kValues]) {
-#pragma unroll
-    for (int m = 0; m < RegisterWindow<K>::kValues; ++m) v[m] = bordered_value(a, y, x - 4 * RegisterWindow<K>::kSideWords + m, c);
-}
-
-}  // namespace
-
 template <int K, int GY>
-__global__ void __launch_bounds__(kRegisterBlockX * kRegisterBlockY) conv2d_register_kernel(ConvArgs a) {
+__global__ void __launch_bounds__(kRegisterThreads) conv2d_register_kernel(ConvArgs a, Interior in) {
     static_assert(K % 2 == 1 && K <= kRegisterMaxMaskSize, "an odd mask of at most kRegisterMaxMaskSize");
     static_assert(GY >= 1 && GY <= 16, "rows per thread: 1 to 16");
-    using Window = RegisterWindow<K>;
-    constexpr int R = Window::kR;
-    const int x = (blockIdx.x * kRegisterBlockX + threadIdx.x) * kRegisterRun;
-    const int y0 = (blockIdx.y * kRegisterBlockY + threadIdx.y) * GY;
-    if (x >= a.width || y0 >= a.height) return;
-    const int C = a.channels;
-    const bool fast = C == 1 && (a.width & 3) == 0 && x - 4 * Window::kSideWords >= 0 &&
-                      x + 4 * (Window::kSideWords + 1) <= a.width && y0 - R >= 0 && y0 + GY + R <= a.height;
-    for (int c = 0; c < C; ++c) {
-        float acc[GY][kRegisterRun] = {};
+    constexpr int R = K / 2, L = (R + 3) / 4, kValues = 4 * (2 * L + 1);
+    const int x = in.x_lo + (blockIdx.x * kRegisterThreads + threadIdx.x) * kRegisterRun;
+    const int y0 = in.y_lo + blockIdx.y * GY;
+    if (x >= in.x_hi) return;
+    float acc[GY][kRegisterRun] = {};
 #pragma unroll
-        for (int t = 0; t < GY + 2 * R; ++t) {
-            float v[Window::kValues];
-            if (fast) load_window_fast<K>(a.d_in + size_t(y0 - R + t) * a.width, x, v);
-            else load_window_bordered<K>(a, y0 - R + t, x, c, v);
+    for (int t = 0; t < GY + 2 * R; ++t) {
+        const uint8_t* row = a.d_in + size_t(y0 - R + t) * a.width + x - 4 * L;
+        float v[kValues];
 #pragma unroll
-            for (int gy = 0; gy < GY; ++gy) {
-                const int i = t - gy;  // compile-time: t and gy are unrolled
-                if (i < 0 || i >= K) continue;
-#pragma unroll
-                for (int j = 0; j < K; ++j)
-#pragma unroll
-                    for (int g = 0; g < kRegisterRun; ++g)
-                        acc[gy][g] += c_register_mask[i * K + j] * v[4 * Window::kSideWords + g + j - R];
-            }
+        for (int w = 0; w < kValues / 4; ++w) {
+            const uchar4 b = *reinterpret_cast<const uchar4*>(row + 4 * w);
+            v[4 * w] = b.x, v[4 * w + 1] = b.y, v[4 * w + 2] = b.z, v[4 * w + 3] = b.w;
         }
 #pragma unroll
         for (int gy = 0; gy < GY; ++gy) {
-            const int y = y0 + gy;
-            if (y >= a.height) break;
-            float* dst = a.d_out + (size_t(y) * a.width + x) * C + c;
-            if (C == 1 && (a.width & 3) == 0 && x + 3 < a.width) {
-                // Streaming store: the result is not read again here, so it need not stay in cache.
-                __stcs(reinterpret_cast<float4*>(dst), make_float4(acc[gy][0], acc[gy][1], acc[gy][2], acc[gy][3]));
-            } else {
+            const int i = t - gy;  // compile-time: t and gy are unrolled
+            if (i < 0 || i >= K) continue;
 #pragma unroll
-                for (int g = 0; g < kRegisterRun; ++g)
-                    if (x + g < a.width) dst[g * C] = acc[gy][g];
-            }
+            for (int j = 0; j < K; ++j)
+#pragma unroll
+                for (int g = 0; g < kRegisterRun; ++g) acc[gy][g] += c_register_mask[i * K + j] * v[4 * L + g + j - R];
         }
     }
+#pragma unroll
+    for (int gy = 0; gy < GY; ++gy)
+        *reinterpret_cast<float4*>(a.d_out + size_t(y0 + gy) * a.width + x) =
+            make_float4(acc[gy][0], acc[gy][1], acc[gy][2], acc[gy][3]);
 }
+
+template <int K, int GY>
+void launch_interior_and_frame(const ConvArgs& args) {
+    const Interior in = interior_of<K, GY>(args);
+    if (!in.empty()) {
+        const int runs = (in.x_hi - in.x_lo) / kRegisterRun;
+        const dim3 grid((runs + kRegisterThreads - 1) / kRegisterThreads, (in.y_hi - in.y_lo) / GY);
+        conv2d_register_kernel<K, GY><<<grid, kRegisterThreads>>>(args, in);
+        CUDA_CHECK_LAUNCH();
+    }
+    launch_register_frame(args, in);
+}
+
+}  // namespace
 
 void copy_mask_to_register_constant(const Mask& mask) {
     if (mask.k > kRegisterMaxMaskSize) return;  // launch_conv2d_register reports the limit
@@ -112,21 +85,17 @@ void copy_mask_to_register_constant(const Mask& mask) {
 
 template <int GY>
 void launch_conv2d_register(const ConvArgs& args) {
-    const dim3 block(kRegisterBlockX, kRegisterBlockY);
-    const dim3 grid((args.width + kRegisterBlockX * kRegisterRun - 1) / (kRegisterBlockX * kRegisterRun),
-                    (args.height + kRegisterBlockY * GY - 1) / (kRegisterBlockY * GY));
     switch (args.k) {
-#define CASE(k)                                                      \
-    case k:                                                          \
-        conv2d_register_kernel<k, GY><<<grid, block>>>(args);        \
-        break;
+#define CASE(k)                                   \
+    case k:                                       \
+        launch_interior_and_frame<k, GY>(args);   \
+        return;
         LAB4_REGISTER_SIZES(CASE)
 #undef CASE
         default:
             throw Unsupported("the register kernel is compiled for masks up to " + std::to_string(kRegisterMaxMaskSize) + "x" +
                               std::to_string(kRegisterMaxMaskSize) + " (its window lives in registers); window-8xN takes any size");
     }
-    CUDA_CHECK_LAUNCH();
 }
 
 #define INSTANTIATE(gy) template void launch_conv2d_register<gy>(const ConvArgs&);
