@@ -14,8 +14,9 @@
 //   out[gy][g] += w[t - gy][j] * v[4L + g + j - r]
 //
 // That fast kernel has no border code at all: it runs only where no tap leaves the image
-// (interior_of() in register_frame.cuh). The plain frame kernel there computes the rest, or the
-// whole image when the fast path does not apply (3 channels, or rows not on 4-byte boundaries).
+// (interior_of() in register_frame.cuh). Extra blocks of the same launch compute the rest with
+// the plain code there, or the whole image when the fast path does not apply (3 channels, or rows
+// not on 4-byte boundaries).
 // Border code inside the fast kernel cost every thread registers and a stack frame, and halved
 // its speed.
 //
@@ -35,6 +36,12 @@ __global__ void __launch_bounds__(kRegisterThreads) conv2d_register_kernel(ConvA
     static_assert(K % 2 == 1 && K <= kRegisterMaxMaskSize, "an odd mask of at most kRegisterMaxMaskSize");
     static_assert(GY >= 1 && GY <= 16, "rows per thread: 1 to 16");
     constexpr int R = K / 2, L = (R + 3) / 4, kValues = 4 * (2 * L + 1);
+    const int interior_rows = in.empty() ? 0 : (in.y_hi - in.y_lo) / GY;
+    if (int(blockIdx.y) >= interior_rows) {  // a frame block: one pixel per thread
+        const long long block = (long long)(blockIdx.y - interior_rows) * gridDim.x + blockIdx.x;
+        register_frame_pixel(a, in, block * kRegisterThreads + threadIdx.x);
+        return;
+    }
     const int x = in.x_lo + (blockIdx.x * kRegisterThreads + threadIdx.x) * kRegisterRun;
     const int y0 = in.y_lo + blockIdx.y * GY;
     if (x >= in.x_hi) return;
@@ -67,13 +74,8 @@ __global__ void __launch_bounds__(kRegisterThreads) conv2d_register_kernel(ConvA
 template <int K, int GY>
 void launch_interior_and_frame(const ConvArgs& args) {
     const Interior in = interior_of<K, GY>(args);
-    if (!in.empty()) {
-        const int runs = (in.x_hi - in.x_lo) / kRegisterRun;
-        const dim3 grid((runs + kRegisterThreads - 1) / kRegisterThreads, (in.y_hi - in.y_lo) / GY);
-        conv2d_register_kernel<K, GY><<<grid, kRegisterThreads>>>(args, in);
-        CUDA_CHECK_LAUNCH();
-    }
-    launch_register_frame(args, in);
+    conv2d_register_kernel<K, GY><<<register_grid<GY>(args, in, kRegisterThreads, kRegisterRun), kRegisterThreads>>>(args, in);
+    CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
