@@ -11,7 +11,7 @@
 // whole groups of GY. All zero when the fast path does not apply.
 struct Interior {
     int x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
-    bool empty() const { return x_hi <= x_lo || y_hi <= y_lo; }
+    __host__ __device__ bool empty() const { return x_hi <= x_lo || y_hi <= y_lo; }
 };
 
 // A thread of the fast kernel reads words x - 4L .. x + 3 + 4L (L = ceil(r/4)) of rows y0 - r ..
