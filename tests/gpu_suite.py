@@ -22,7 +22,7 @@ LABS = {
     3: {"shapes": ["1x1", "1x7", "7x1", "2x3", "16x16", "17x13", "33x31", "127x61", "257x255", "1031x769"],
         "masks": ["random:3:1", "random:31:2", "sobel-x", "random:17:3", "random:1:4", "gauss:9:2", "random:5:5", "random:21:6"],
         "sizes": range(1, 32, 2)},
-    4: {"shapes": ["1x1", "1x7", "7x1", "2x3", "17x13", "64x64", "129x65", "257x33", "300x77", "1031x769"],
+    4: {"shapes": ["1x1", "1x7", "7x1", "2x3", "17x13", "64x64", "129x65", "257x33", "300x77", "1031x769", "4099x4101"],
         "masks": ["random:3:1", "random:31:2", "sobel-x", "random:17:3", "random:1:4", "gauss:9:2", "random:5:5", "random:21:6"],
         "sizes": range(1, 32, 2)},
 }

@@ -4,6 +4,8 @@
 // image when the interior is empty: 3 channels, rows not on 4-byte boundaries, tiny images).
 // The frame is done by extra blocks of the same launch: a second launch cost 3% at 8192x8192.
 #pragma once
+#include <algorithm>
+
 #include "common/cuda_check.cuh"
 #include "labs/lab4/lab4.hpp"
 
@@ -70,8 +72,12 @@ inline long long register_frame_pixels(const convlab::ConvArgs& a, const Interio
 // blocks). Blocks past the interior's rows compute frame pixels instead, so one launch does all.
 template <int GY>
 dim3 register_grid(const convlab::ConvArgs& a, const Interior& in, int threads, int run) {
-    const int columns = in.empty() ? 1 : ((in.x_hi - in.x_lo) / run + threads - 1) / threads;
-    const int interior_rows = in.empty() ? 0 : (in.y_hi - in.y_lo) / GY;
+    // gridDim.y is at most 65535: the frame's rows of blocks are kept to 16384 by widening the grid
+    // (surplus interior columns return at once), and the interior has at most 32768 row groups.
+    constexpr long long kMaxFrameRows = 16384;
     const long long frame_blocks = (register_frame_pixels(a, in) + threads - 1) / threads;
-    return dim3(columns, interior_rows + unsigned((frame_blocks + columns - 1) / columns));
+    const long long interior_columns = in.empty() ? 1 : ((in.x_hi - in.x_lo) / run + threads - 1) / threads;
+    const long long columns = std::max(interior_columns, (frame_blocks + kMaxFrameRows - 1) / kMaxFrameRows);
+    const int interior_rows = in.empty() ? 0 : (in.y_hi - in.y_lo) / GY;
+    return dim3(unsigned(columns), unsigned(interior_rows + (frame_blocks + columns - 1) / columns));
 }
