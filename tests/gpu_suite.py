@@ -3,6 +3,7 @@ border and channel count and every mask size the lab takes; skeletons fail clean
 limits; a timed run in every format; compute-sanitizer on a multi-tile case."""
 import csv
 import io
+import json
 import os
 import shutil
 
@@ -102,7 +103,6 @@ def formats(n):
 def skeleton_fails_cleanly(n):
     status, out, err = lab(f"lab{n}-student", "--size", "64x48", "--format", "json", "--mask", "random:3:1")
     assert status == 1, f"exit {status}, expected 1\n{err[-2000:]}"
-    import json
     doc = json.loads(out)
     own = [r for r in doc["results"] if r["kind"] == "gpu" and "(lab" not in r["variant"]]
     assert own, doc["results"]

@@ -13,7 +13,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_tests  # noqa: E402
 import gpu_suite  # noqa: E402
-from testkit import ROOT, Results, Skip, gpu_available, main_exit, make, run  # noqa: E402
+from testkit import ROOT, Results, gpu_available, main_exit, make, run  # noqa: E402
 
 
 def labs():
