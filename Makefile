@@ -80,20 +80,25 @@ build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-# ---- labs: labs/labN/main.cpp is the fixed driver; every other source there is a student file,
-# ---- and solutions/labN/ holds the same names completed.
+# ---- labs: labs/labN/main.cpp and labs/labN/driver/ are the fixed driver; every other source in
+# ---- labs/labN is a student file, and solutions/labN/ holds the same names completed.
 LABS := $(sort $(patsubst labs/lab%/main.cpp,%,$(wildcard labs/lab*/main.cpp)))
-link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
+link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(EXTRA_LDLIBS)
 
 # labs/labN/uses names files of earlier labs this lab links (one per line, e.g. lab1/conv2d_naive.cu):
 # the student build links the student's own, the solution build the solution's.
+# labs/labN/libraries names extra libraries (e.g. benchmark): linked, and checked by deps.sh first.
 define LAB_RULES
 lab$(1)_uses := $$(if $$(wildcard labs/lab$(1)/uses),$$(shell grep -v '^\#' labs/lab$(1)/uses))
+lab$(1)_libraries := $$(if $$(wildcard labs/lab$(1)/libraries),$$(shell grep -v '^\#' labs/lab$(1)/libraries))
+lab$(1)_driver := labs/lab$(1)/main.cpp $$(wildcard labs/lab$(1)/driver/*.cu labs/lab$(1)/driver/*.cpp)
 lab$(1)_student := $$(filter-out labs/lab$(1)/main.cpp,$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp)) $$(addprefix labs/,$$(lab$(1)_uses))
 lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
-build/bin/lab$(1)-student: build/obj/labs/lab$(1)/main.o $$(call objects,$$(lab$(1)_student)) $(COMMON_LIB)
+$$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution)): | $$(if $$(lab$(1)_libraries),deps-bench)
+build/bin/lab$(1)-%: EXTRA_LDLIBS := $$(addprefix -l,$$(lab$(1)_libraries))
+build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $(COMMON_LIB)
 	$$(link)
-build/bin/lab$(1)-solution: build/obj/labs/lab$(1)/main.o $$(call objects,$$(lab$(1)_solution)) $(COMMON_LIB)
+build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_solution)) $(COMMON_LIB)
 	$$(link)
 lab$(1): build/bin/lab$(1)-$(FLAVOUR) $(FLAVOUR_STAMP)
 	cp -f $$< $$@
@@ -110,7 +115,8 @@ endif
 ALL_LAB_BINARIES := $(foreach n,$(LABS),build/bin/lab$(n)-student build/bin/lab$(n)-solution)
 
 # ---- tests, benchmarks, tools ---------------------------------------------------------------
-UNIT_SRC := $(wildcard tests/unit/*.cpp)
+# The unit tests also cover the CPU references lab 5 checks its kernels against.
+UNIT_SRC := $(wildcard tests/unit/*.cpp) labs/lab5/driver/references.cpp
 build/bin/unit_tests: $(call objects,$(UNIT_SRC)) $(COMMON_LIB)
 	$(link) -lgtest_main -lgtest -lpthread
 
@@ -176,11 +182,13 @@ test: | deps-test
 test-gpu: | deps-build
 	@$(PYTHON) tests/run_tests.py --gpu-only
 
-# A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on.
+# A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
+# the image labs; a lab with its own driver/ (lab 5) runs with its defaults.
 demo: $(foreach n,$(LABS),build/bin/lab$(n)-solution)
 	@for n in $(LABS); do \
 	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
-	  build/bin/lab$$n-solution $(ARGS); status=$$?; \
+	  args="$(ARGS)"; [ -d labs/lab$$n/driver ] && args=""; \
+	  build/bin/lab$$n-solution $$args; status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
 	done
 
@@ -199,8 +207,11 @@ clean:
 LAB ?=
 LAB_BINARY = build/bin/lab$(LAB)-$(FLAVOUR)
 CHECK_LAB = $(if $(filter $(LAB),$(LABS)),,$(error name a lab: make $@ LAB=n, n one of $(LABS)))
-# A case of many blocks, with partial blocks on both edges, checked without timing.
-TOOL_CASE := --check-only --size 203x157 --channels 3 --mask random:5:1 --border mirror
+# A lab with its own driver/ (lab 5) has its own options, not the image labs' ones.
+OWN_DRIVER = $(wildcard labs/lab$(LAB)/driver)
+# A case of many blocks, with partial blocks on both edges, checked (lab 5: one run per variant).
+TOOL_CASE = $(if $(OWN_DRIVER),--elements 100003 --reps 1 --warmup 0 --no-flush,--check-only --size 203x157 --channels 3 --mask random:5:1 --border mirror)
+PROFILE_CASE = $(if $(OWN_DRIVER),--elements 4194304 --reps 1 --warmup 0 --no-flush,--size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush)
 
 debug:
 	$(CHECK_LAB)
@@ -222,6 +233,6 @@ sass:
 profile:
 	$(CHECK_LAB)
 	@$(MAKE) --no-print-directory $(LAB_BINARY)
-	ncu --clock-control none --set full $(LAB_BINARY) --size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush
+	ncu --clock-control none --set full $(LAB_BINARY) $(PROFILE_CASE)
 
 -include $(shell find build/obj -name '*.d' 2>/dev/null)

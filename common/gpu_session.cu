@@ -98,6 +98,7 @@ struct GpuSession::Impl {
     DeviceBuffer<float> mask;
     DeviceBuffer<uint8_t> flush;  // twice the L2: reading it evicts whatever the kernel left there
     DeviceBuffer<unsigned> flush_sink;
+    Event start, stop;
     ConvArgs args{};
     bool broken = false;
 
@@ -174,25 +175,29 @@ void GpuSession::run(const std::function<void()>& fn) {
     });
 }
 
+double GpuSession::time_once(const std::function<void()>& fn, bool flush_l2) {
+    if (flush_l2) {
+        evict_l2_kernel<<<4 * impl_->info.multiprocessors, 512>>>(reinterpret_cast<const uint4*>(impl_->flush.get()),
+                                                                  impl_->flush.bytes() / sizeof(uint4), impl_->flush_sink.get());
+        CUDA_CHECK_LAUNCH();
+    }
+    // The stop event goes in right behind the work: no host synchronisation inside the timed region.
+    guarded([&] {
+        CUDA_CHECK(cudaEventRecord(impl_->start.event));
+        fn();
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaEventRecord(impl_->stop.event));
+        CUDA_CHECK(cudaEventSynchronize(impl_->stop.event));
+    });
+    return elapsed_ms(impl_->start, impl_->stop);
+}
+
 TimingStats GpuSession::time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep) {
-    Event start, stop;
     std::vector<double> samples;
     for (int rep = 0; rep < plan.warmup + plan.reps; ++rep) {
         if (poison_each_rep) poison_output();
-        if (plan.flush_l2) {
-            evict_l2_kernel<<<4 * impl_->info.multiprocessors, 512>>>(reinterpret_cast<const uint4*>(impl_->flush.get()),
-                                                                      impl_->flush.bytes() / sizeof(uint4), impl_->flush_sink.get());
-            CUDA_CHECK_LAUNCH();
-        }
-        // The stop event goes in right behind the work: no host synchronisation inside the timed region.
-        guarded([&] {
-            CUDA_CHECK(cudaEventRecord(start.event));
-            fn();
-            CUDA_CHECK_LAUNCH();
-            CUDA_CHECK(cudaEventRecord(stop.event));
-            CUDA_CHECK(cudaEventSynchronize(stop.event));
-        });
-        if (rep >= plan.warmup) samples.push_back(elapsed_ms(start, stop));
+        const double ms = time_once(fn, plan.flush_l2);
+        if (rep >= plan.warmup) samples.push_back(ms);
     }
     return summarize(samples);
 }

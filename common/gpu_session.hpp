@@ -51,6 +51,8 @@ class GpuSession {
     // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
     // rep, poison the output (if asked) and flush the L2, both outside the timed region.
     TimingStats time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep);
+    // One timed run of fn in milliseconds, after an L2 flush (if asked) outside the timed region.
+    double time_once(const std::function<void()>& fn, bool flush_l2);
 
     // False once a sticky error (e.g. an illegal address) has ruined the context.
     bool healthy() const;

@@ -10,6 +10,7 @@
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/gpu_session.hpp"
+#include "common/guarded_main.hpp"
 #include "common/lab.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
@@ -353,31 +354,18 @@ std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
 }  // namespace
 
 int run_lab(int argc, char** argv, const LabSpec& spec) {
-    const std::string program = "lab" + std::to_string(spec.number);
-    try {
+    return guarded_main("lab" + std::to_string(spec.number), "a smaller --size or --tile-to", [&] {
         const Options options = parse_options(argc, argv, spec);
         if (options.help) {
             std::cout << options.help_text;
-            return kExitPass;
+            return int(kExitPass);
         }
         std::string source;
         const Image image = make_input(options, spec, &source);
         std::vector<Mask> masks = parse_masks(options.mask, spec);
         const OutputFolder out(options.out_dir);
         return LabRun(spec, options, image, std::move(masks), out).run(source);
-    } catch (const InputError& e) {
-        std::cerr << program << ": error: " << e.what() << "\n";
-        return kExitBadInput;
-    } catch (const CudaError& e) {
-        std::cerr << program << ": CUDA error: " << e.what() << "\n";
-        return kExitCudaError;
-    } catch (const std::bad_alloc&) {
-        std::cerr << program << ": error: out of host memory; accepted: a smaller --size or --tile-to\n";
-        return kExitBadInput;
-    } catch (const std::exception& e) {
-        std::cerr << program << ": internal error: " << e.what() << "\n";
-        return kExitCudaError;
-    }
+    });
 }
 
 }  // namespace convlab

@@ -17,6 +17,15 @@ namespace convlab {
 
 namespace {
 
+std::string variant_list(const LabSpec& spec) {
+    std::string text;
+    for (const auto& v : spec.cpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
+    for (const auto& v : spec.gpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
+    return text;
+}
+
+}  // namespace
+
 long long parse_whole(const std::string& text, const std::string& what) {
     size_t used = 0;
     long long value = 0;
@@ -43,15 +52,6 @@ std::vector<std::string> split_list(const std::string& text) {
     while (std::getline(stream, item, ',')) items.push_back(item);
     return items;
 }
-
-std::string variant_list(const LabSpec& spec) {
-    std::string text;
-    for (const auto& v : spec.cpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
-    for (const auto& v : spec.gpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
-    return text;
-}
-
-}  // namespace
 
 void parse_size(const std::string& text, const std::string& what, int* width, int* height) {
     const size_t x = text.find('x');

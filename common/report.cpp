@@ -1,5 +1,6 @@
 // convlab harness — do not edit in a lab.
 #include "common/report.hpp"
+#include "common/text_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -50,21 +51,25 @@ void derive_figures(Report& report) {
     }
 }
 
+std::string describe_gpu(const DeviceInfo& d) {
+    auto cuda_version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+    return d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, SM clock " +
+           format_fixed(d.sm_clock_mhz, 0) + " MHz, memory clock " + format_fixed(d.memory_clock_mhz, 0) + " MHz, " +
+           format_fixed(d.memory_bytes / 1073741824.0, 0) + " GiB); driver " +
+           (d.driver_release.empty() ? "for CUDA " + cuda_version(d.driver_version)
+                                     : d.driver_release + " (CUDA " + cuda_version(d.driver_version) + ")") +
+           ", runtime " + cuda_version(d.runtime_version);
+}
+
+std::string describe_ceilings(const DeviceInfo& d, double copy_gbs) {
+    return "copy " + format_fixed(copy_gbs, 0) + " GB/s (measured, device to device, read+write); FP32 peak " +
+           format_fixed(d.fp32_peak_gflops(), 0) + " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " +
+           std::to_string(d.fp32_lanes_per_sm) + " lanes x 2 x " + format_fixed(d.sm_clock_mhz, 0) + " MHz)";
+}
+
 namespace {
 
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-// Decimals that keep three significant figures for typical magnitudes.
-std::string sig3(double value) {
-    const double a = std::fabs(value);
-    return fixed(value, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : 4);
-}
-
-std::string opt(const std::optional<double>& value, const std::function<std::string(double)>& f = sig3) {
+std::string opt(const std::optional<double>& value, const std::function<std::string(double)>& f = format_sig3) {
     return value ? f(*value) : "";
 }
 
@@ -76,7 +81,7 @@ struct Column {
 
 std::vector<Column> columns(bool sweep) {
     auto timing = [](const std::optional<TimingStats>& t, double TimingStats::*field) {
-        return t ? sig3((*t).*field) : std::string();
+        return t ? format_sig3((*t).*field) : std::string();
     };
     return {
         {"variant", [](const VariantResult& r) { return r.name; }, false},
@@ -85,16 +90,16 @@ std::vector<Column> columns(bool sweep) {
         {"check", [](const VariantResult& r) { return r.status == "pass" ? std::string("PASS") : r.status == "fail" ? "FAIL" : r.status; }, false},
         {"median ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::median_ms); }},
         {"min ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::min_ms); }},
-        {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? fixed(100 * r.time->cv, 1) : ""; }},
+        {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? format_fixed(100 * r.time->cv, 1) : ""; }},
         {"e2e ms", [=](const VariantResult& r) { return timing(r.end_to_end, &TimingStats::median_ms); }},
         {"Mpix/s", [](const VariantResult& r) { return opt(r.mpix_per_s); }},
         {"GB/s", [](const VariantResult& r) { return opt(r.gb_per_s); }},
-        {"% copy", [](const VariantResult& r) { return opt(r.pct_copy_bandwidth, [](double v) { return fixed(v, 1); }); }},
+        {"% copy", [](const VariantResult& r) { return opt(r.pct_copy_bandwidth, [](double v) { return format_fixed(v, 1); }); }},
         {"GFLOP/s", [](const VariantResult& r) { return opt(r.gflop_per_s); }},
-        {"% fp32", [](const VariantResult& r) { return opt(r.pct_fp32_peak, [](double v) { return fixed(v, 1); }); }},
-        {"vs omp", [](const VariantResult& r) { return opt(r.speedup_vs_omp, [](double v) { return sig3(v) + "x"; }); }},
-        {"vs base", [](const VariantResult& r) { return opt(r.speedup_vs_baseline, [](double v) { return sig3(v) + "x"; }); }},
-        {"eff %", [](const VariantResult& r) { return opt(r.parallel_efficiency, [](double v) { return fixed(v, 0); }); }},
+        {"% fp32", [](const VariantResult& r) { return opt(r.pct_fp32_peak, [](double v) { return format_fixed(v, 1); }); }},
+        {"vs omp", [](const VariantResult& r) { return opt(r.speedup_vs_omp, [](double v) { return format_sig3(v) + "x"; }); }},
+        {"vs base", [](const VariantResult& r) { return opt(r.speedup_vs_baseline, [](double v) { return format_sig3(v) + "x"; }); }},
+        {"eff %", [](const VariantResult& r) { return opt(r.parallel_efficiency, [](double v) { return format_fixed(v, 0); }); }},
     };
 }
 
@@ -117,18 +122,8 @@ std::vector<std::vector<std::string>> table(const Report& report, std::vector<Co
 std::vector<std::string> header_lines(const Report& report) {
     std::vector<std::string> lines;
     if (report.device) {
-        const DeviceInfo& d = *report.device;
-        auto cuda_version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
-        lines.push_back("GPU      " + d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, SM clock " +
-                        fixed(d.sm_clock_mhz, 0) + " MHz, memory clock " + fixed(d.memory_clock_mhz, 0) + " MHz, " +
-                        fixed(d.memory_bytes / 1073741824.0, 0) + " GiB); driver " +
-                        (d.driver_release.empty() ? "for CUDA " + cuda_version(d.driver_version)
-                                                  : d.driver_release + " (CUDA " + cuda_version(d.driver_version) + ")") +
-                        ", runtime " + cuda_version(d.runtime_version));
-        lines.push_back("Ceilings copy " + fixed(report.copy_bandwidth_gbs.value_or(0), 0) +
-                        " GB/s (measured, device to device, read+write); FP32 peak " + fixed(d.fp32_peak_gflops(), 0) +
-                        " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " + std::to_string(d.fp32_lanes_per_sm) +
-                        " lanes x 2 x " + fixed(d.sm_clock_mhz, 0) + " MHz)");
+        lines.push_back("GPU      " + describe_gpu(*report.device));
+        lines.push_back("Ceilings " + describe_ceilings(*report.device, report.copy_bandwidth_gbs.value_or(0)));
     } else {
         lines.push_back(report.has_gpu_part ? "GPU      none: " + report.gpu_skipped : "GPU      not used in this lab");
     }
@@ -165,29 +160,9 @@ std::string render_text(const Report& report, bool markdown) {
     out << "\n";
     std::vector<Column> used;
     const auto rows = table(report, used);
-    std::vector<size_t> width(used.size());
-    for (size_t c = 0; c < used.size(); ++c) {
-        width[c] = used[c].header.size();
-        for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-    }
-    auto emit = [&](const std::vector<std::string>& cells) {
-        for (size_t c = 0; c < cells.size(); ++c) {
-            const size_t pad = width[c] - cells[c].size();
-            const std::string padded = used[c].right ? std::string(pad, ' ') + cells[c] : cells[c] + std::string(pad, ' ');
-            out << (markdown ? "| " : c ? "  " : "") << padded << (markdown ? " " : "");
-        }
-        out << (markdown ? "|" : "") << "\n";
-    };
-    std::vector<std::string> headers;
-    for (const Column& c : used) headers.push_back(c.header);
-    emit(headers);
-    if (markdown) {
-        std::vector<std::string> rule;
-        for (size_t c = 0; c < used.size(); ++c)
-            rule.push_back(used[c].right ? std::string(width[c] - 1, '-') + ":" : std::string(width[c], '-'));
-        emit(rule);
-    }
-    for (const auto& row : rows) emit(row);
+    std::vector<TableColumn> layout;
+    for (const Column& c : used) layout.push_back({c.header, c.right});
+    out << render_table(layout, rows, markdown);
     std::vector<std::string> notes;
     for (const auto& r : report.results) {
         // Skipped for want of a GPU: the header line already says why, once.
@@ -214,7 +189,7 @@ std::string render_csv(const Report& report) {
     std::ostringstream out;
     out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,mpix_per_s,gb_per_s,"
            "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message\n";
-    auto num = [](const std::optional<double>& v) { return v ? fixed(*v, 6) : std::string(); };
+    auto num = [](const std::optional<double>& v) { return v ? format_fixed(*v, 6) : std::string(); };
     for (const auto& r : report.results) {
         out << report.lab << "," << csv_field(r.name) << "," << r.kind << "," << r.threads << "," << r.status << ","
             << num(r.time ? std::optional<double>(r.time->median_ms) : std::nullopt) << ","

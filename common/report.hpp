@@ -66,4 +66,8 @@ void derive_figures(Report& report);
 
 std::string render(const Report& report, Format format);
 
+// The report's "GPU" and "Ceilings" header lines, without their labels.
+std::string describe_gpu(const DeviceInfo& device);
+std::string describe_ceilings(const DeviceInfo& device, double copy_bandwidth_gbs);
+
 }  // namespace convlab

@@ -8,7 +8,7 @@ import struct
 import tempfile
 import zlib
 
-from testkit import ROOT, Skip, gpu_available, lab, lab_json, make, run
+from testkit import ROOT, Skip, gpu_available, is_convolution_lab, lab, lab_json, make, run
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 # Awkward shapes: single pixels, single rows and columns, primes, smaller than any mask.
@@ -132,6 +132,41 @@ def bad_input_is_one_line_and_writes_nothing():
     assert not failures, "\n".join(failures)
 
 
+LAB5_BAD_INPUT = {
+    "zero elements": (["--elements", "0"], "1 to 2000000000"),
+    "elements not a number": (["--elements", "lots"], "not a whole number"),
+    "unknown experiment": (["--experiment", "memory,warp-drive"], "accepted: memory,"),
+    "unknown option": (["--frobnicate"], "--help"),
+    "bad summary format": (["--format", "json"], "accepted: text, md"),
+    "bad Google Benchmark format": (["--benchmark_format=xml"], "accepted: console, json, csv"),
+    "zero reps": (["--reps", "0"], "1 to 100000"),
+}
+
+
+def lab5_bad_input_is_one_line():
+    failures = []
+    for name, (args, expected) in LAB5_BAD_INPUT.items():
+        status, out, err = lab("lab5-solution", *args)
+        lines = [l for l in err.splitlines() if l.strip()]
+        if status != 2 or len(lines) != 1 or expected not in lines[0] or out.strip():
+            failures.append(f"{name}: exit {status}, stderr {err.strip()!r}, stdout {out.strip()[:80]!r}")
+    assert not failures, "\n".join(failures)
+
+
+def lab5_without_gpu_says_skipped():
+    if gpu_available():
+        raise Skip("this machine has a GPU")
+    for flavour in ("solution", "student"):
+        status, out, err = lab(f"lab5-{flavour}", "--elements", "1000")
+        lines = [l for l in err.splitlines() if l.strip()]
+        assert status == 3 and len(lines) == 1 and "skipped" in lines[0] and not out.strip(), (flavour, status, out, err)
+
+
+def lab5_help():
+    status, out, _ = lab("lab5-solution", "--help")
+    assert status == 0 and "Exit status" in out and "--experiment" in out and "--benchmark_format" in out, out
+
+
 def help_lists_variants_and_exit_statuses(n):
     status, out, _ = lab(f"lab{n}-solution", "--help")
     assert status == 0 and "Exit status" in out and "--mask" in out, out
@@ -215,10 +250,14 @@ def register(results, labs):
     register_solution_sweeps(results)
     results.run("lab0: default run times every thread count", lab0_solution_default_run)
     results.run("lab0: untouched skeleton fails with 'not implemented yet'", lab0_skeleton_fails_cleanly)
-    for n in labs:
+    for n in filter(is_convolution_lab, labs):
         if n != 0:
             results.run(f"lab{n}: untouched skeleton does not crash", skeleton_without_gpu_fails_or_skips_cleanly, n)
         results.run(f"lab{n}: --help lists variants and exit statuses", help_lists_variants_and_exit_statuses, n)
+    if 5 in labs:
+        results.run("lab5: --help lists the experiments, Google Benchmark's flags and exit statuses", lab5_help)
+        results.run(f"lab5: bad input: one line, exit 2 ({len(LAB5_BAD_INPUT)} cases)", lab5_bad_input_is_one_line)
+        results.run("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped)
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (19 cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)

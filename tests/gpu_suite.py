@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 
+import gpu_lab5
 from testkit import ROOT, Skip, lab, lab_json, run
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
@@ -147,6 +148,8 @@ def tests(labs):
         if n >= 2:  # the labs with shared memory
             found.append((f"lab{n} GPU: compute-sanitizer racecheck finds nothing", sanitizer, n, "racecheck"))
             found.append((f"lab{n} GPU: compute-sanitizer synccheck finds nothing", sanitizer, n, "synccheck"))
+    if 5 in labs:
+        found += gpu_lab5.tests()
     found.append(("GPU: an image too large for device memory is bad input", image_too_large_for_the_device))
     return found
 

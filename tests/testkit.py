@@ -77,6 +77,12 @@ def lab_json(binary, *args, env=None, expect=0):
     return json.loads(out)
 
 
+def is_convolution_lab(n):
+    """The labs driven by common/lab.hpp (image, mask, border options); lab 5 has its own driver."""
+    with open(os.path.join(ROOT, "labs", f"lab{n}", "main.cpp")) as f:
+        return "run_lab(" in f.read()
+
+
 def gpu_available():
     """True when the lab programs find a usable CUDA device (they exit 3 when they do not)."""
     make("build/bin/lab1-solution")

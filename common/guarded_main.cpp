@@ -1,0 +1,30 @@
+// convlab harness — do not edit in a lab.
+#include "common/guarded_main.hpp"
+
+#include <iostream>
+#include <new>
+
+#include "common/errors.hpp"
+#include "common/exit_status.hpp"
+
+namespace convlab {
+
+int guarded_main(const std::string& program, const std::string& smaller_input, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const InputError& e) {
+        std::cerr << program << ": error: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const CudaError& e) {
+        std::cerr << program << ": CUDA error: " << e.what() << "\n";
+        return kExitCudaError;
+    } catch (const std::bad_alloc&) {
+        std::cerr << program << ": error: out of host memory; accepted: " << smaller_input << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << program << ": internal error: " << e.what() << "\n";
+        return kExitCudaError;
+    }
+}
+
+}  // namespace convlab

@@ -1,0 +1,172 @@
+// convlab lab 5 — do not edit.
+#include "labs/lab5/driver/bench_runner.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/exit_status.hpp"
+#include "common/stats.hpp"
+#include "common/text_table.hpp"
+
+namespace lab5 {
+
+namespace {
+
+using convlab::format_fixed;
+using convlab::format_sig3;
+
+// What happened to one variant across Google Benchmark's calls of it.
+struct Outcome {
+    std::string status = "pending";  // pending (checked, being timed), pass, fail, not-implemented, error, not-run
+    std::string message;
+    std::vector<double> samples_ms;
+    int calls = 0;
+};
+
+class Runner {
+  public:
+    Runner(convlab::GpuSession& session, const RunPlan& plan) : session_(session), plan_(plan) {}
+
+    // One call of a benchmark: Google Benchmark makes plan.reps of them, one iteration each.
+    void bench(const Experiment& e, const Variant& v, Outcome& o, benchmark::State& state) {
+        if (&e != current_) {  // a line of progress per experiment: a full run takes a minute or two
+            std::cerr << "lab5: " << e.title << "\n";
+            current_ = &e;
+        }
+        ++o.calls;
+        if (lost_context_ && o.status == "pending" && o.calls == 1) o = {"not-run", "the CUDA context was lost earlier in the run", {}, 1};
+        if (o.status != "pending") return state.SkipWithError(o.message.c_str());
+        try {
+            if (o.calls == 1) {
+                first_check(v, o);
+                if (o.status != "pending") return state.SkipWithError(o.message.c_str());
+            }
+            for (auto _ : state) {
+                const double ms = session_.time_once(v.launch, plan_.flush_l2);
+                state.SetIterationTime(ms * 1e-3);
+                o.samples_ms.push_back(ms);
+            }
+            if (o.calls == plan_.reps) {  // the output of the last timed launch is still there
+                const std::string wrong = v.check();
+                o.status = wrong.empty() ? "pass" : "fail";
+                if (!wrong.empty()) o.message = "wrong after timing (but right before): " + wrong;
+            }
+        } catch (const convlab::NotImplemented& e) {
+            o.status = "not-implemented", o.message = e.what();
+        } catch (const convlab::CudaError& e) {
+            o.status = "error", o.message = e.what();
+            lost_context_ = lost_context_ || !session_.healthy();
+        }
+        if (o.status == "fail" || o.status == "not-implemented" || o.status == "error") state.SkipWithError(o.message.c_str());
+    }
+
+  private:
+    // Poisoned output, one launch, the check; then the untimed warm-ups.
+    void first_check(const Variant& v, Outcome& o) {
+        session_.run([&] {
+            v.poison();
+            v.launch();
+        });
+        const std::string wrong = v.check();
+        if (!wrong.empty()) {
+            o.status = "fail", o.message = wrong;
+            return;
+        }
+        for (int w = 0; w < plan_.warmup; ++w) session_.run(v.launch);
+    }
+
+    convlab::GpuSession& session_;
+    const RunPlan& plan_;
+    bool lost_context_ = false;
+    const Experiment* current_ = nullptr;
+};
+
+// Google Benchmark's own reporter for --benchmark_format, writing into a buffer that is printed
+// after the summary.
+std::unique_ptr<benchmark::BenchmarkReporter> make_reporter(const std::string& format, std::ostream& out) {
+    std::unique_ptr<benchmark::BenchmarkReporter> reporter;
+    if (format == "json") reporter.reset(new benchmark::JSONReporter);
+    else if (format == "csv") {
+// Google Benchmark marks its CSV reporter deprecated but still ships it, and the issue asks for CSV.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        reporter.reset(new benchmark::CSVReporter);
+#pragma GCC diagnostic pop
+    }
+    else reporter.reset(new benchmark::ConsoleReporter(benchmark::ConsoleReporter::OO_Tabular));
+    reporter->SetOutputStream(&out);
+    reporter->SetErrorStream(&out);
+    return reporter;
+}
+
+std::string render_experiment(const Experiment& e, const std::map<const Variant*, Outcome>& outcomes, bool markdown,
+                              std::vector<std::string>& notes) {
+    const std::vector<convlab::TableColumn> columns = {{"variant", false}, {"check", false}, {"median ms"}, {"min ms"}, {"cv %"},
+                                                       {e.unit}, {"% " + e.ceiling_name}, {"vs first"}, {"note", false}};
+    std::vector<std::vector<std::string>> rows;
+    double first_ms = 0;
+    for (const Variant& v : e.variants) {
+        const auto found = outcomes.find(&v);
+        if (found == outcomes.end()) continue;  // filtered out with --benchmark_filter
+        const Outcome& o = found->second;
+        std::vector<std::string> row = {v.name, o.status == "pass" ? "PASS" : o.status == "fail" ? "FAIL" : o.status};
+        if (o.status == "pass" && !o.samples_ms.empty()) {
+            const convlab::TimingStats t = convlab::summarize(o.samples_ms);
+            if (first_ms == 0) first_ms = t.median_ms;
+            const double rate = v.work / (t.median_ms * 1e-3) * 1e-9;
+            row.insert(row.end(), {format_sig3(t.median_ms), format_sig3(t.min_ms), format_fixed(100 * t.cv, 1), format_sig3(rate),
+                                   format_fixed(100 * rate / e.ceiling, 1), format_sig3(first_ms / t.median_ms) + "x", v.note});
+            if (t.noisy()) notes.push_back(e.key + "/" + v.name + ": timings vary by " + format_fixed(100 * t.cv, 0) + "% (cv); rerun on an idle GPU");
+        } else {
+            row.insert(row.end(), {"", "", "", "", "", "", v.note});
+            if (!o.message.empty()) notes.push_back(e.key + "/" + v.name + ": " + o.message);
+        }
+        rows.push_back(row);
+    }
+    std::ostringstream out;
+    out << (markdown ? "#### " : "") << e.title << "\n" << (markdown ? "\n" : "") << e.model << "\n" << (markdown ? "\n" : "");
+    out << convlab::render_table(columns, rows, markdown);
+    return out.str();
+}
+
+}  // namespace
+
+int run_experiments(const std::vector<Experiment>& experiments, convlab::GpuSession& session, const RunPlan& plan,
+                    const std::vector<std::string>& header, std::ostream& summary, std::ostream& details) {
+    Runner runner(session, plan);
+    std::map<const Variant*, Outcome> outcomes;
+    for (const Experiment& e : experiments)
+        for (const Variant& v : e.variants) {
+            benchmark::RegisterBenchmark((e.key + "/" + v.name).c_str(),
+                                         [&runner, &e, &v, &outcomes](benchmark::State& state) { runner.bench(e, v, outcomes[&v], state); })
+                ->UseManualTime()
+                ->Iterations(1)
+                ->Repetitions(plan.reps)
+                ->DisplayAggregatesOnly(true)
+                ->Unit(benchmark::kMillisecond);
+        }
+    std::ostringstream buffered;
+    const auto reporter = make_reporter(plan.benchmark_format, buffered);
+    benchmark::RunSpecifiedBenchmarks(reporter.get());
+
+    for (const std::string& line : header) summary << (plan.markdown ? "- " : "") << line << "\n";
+    std::vector<std::string> notes;
+    for (const Experiment& e : experiments) summary << "\n" << render_experiment(e, outcomes, plan.markdown, notes);
+    if (!notes.empty()) summary << "\n";
+    for (const std::string& note : notes) summary << (plan.markdown ? "> " : "") << note << (plan.markdown ? "  " : "") << "\n";
+    if (!plan.benchmark_format.empty()) details << buffered.str();
+
+    int status = convlab::kExitPass;
+    for (const auto& [variant, o] : outcomes) {
+        if (o.status == "error" || o.status == "not-run") status = convlab::kExitCudaError;
+        else if (o.status != "pass" && status == convlab::kExitPass) status = convlab::kExitCheckFailed;
+    }
+    return status;
+}
+
+}  // namespace lab5

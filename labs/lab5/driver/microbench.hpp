@@ -1,0 +1,59 @@
+// convlab lab 5 — do not edit: the experiments as data. Each variant is a launch, a check of
+// what it wrote, and the work one launch does under its experiment's model (bytes moved or
+// flops), so that the runner can time, check and tabulate any of them the same way.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/device_info.hpp"
+
+namespace lab5 {
+
+struct Variant {
+    std::string name;                     // e.g. "B read-swapped"; the benchmark is key/name
+    std::function<void()> poison;         // fills the output with values no variant writes
+    std::function<void()> launch;         // enqueues the kernel; does not synchronise
+    std::function<std::string()> check;   // "" when the output is right, else what is wrong
+    double work = 0;                      // bytes (or flops) one launch moves, under the model
+    std::string note;                     // e.g. the occupancy of this block size
+};
+
+struct Experiment {
+    std::string key;          // "memory", "stride", ...: --experiment and the benchmark names use it
+    std::string title;        // the table's heading
+    std::string model;        // the byte (or flop) model, stated under the heading
+    std::string unit;         // "GB/s" or "GFLOP/s"
+    std::string ceiling_name; // what the % column compares against
+    double ceiling = 0;       // in `unit`
+    std::vector<Variant> variants;
+};
+
+// The experiment keys in the order they run.
+const std::vector<std::string>& experiment_keys();
+
+// The device arrays every experiment shares: n floats in (seeded, values in [0, 157]), n floats
+// and n ints out, and the small arrays of experiment 5. Throws InputError when they do not fit.
+class Workspace {
+  public:
+    Workspace(size_t n, const convlab::DeviceInfo& device);
+    ~Workspace();
+    size_t elements() const;
+    size_t bytes() const;  // device memory held
+    struct Impl;
+    Impl& impl() const { return *impl_; }
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// The default array length: a multiple of 1024 floats whose bytes are 8 times the L2 cache.
+size_t default_elements(const convlab::DeviceInfo& device);
+
+// The experiments named in keys (all when empty), their variants bound to the workspace.
+std::vector<Experiment> make_experiments(Workspace& workspace, const convlab::DeviceInfo& device, double copy_gbs,
+                                         const std::vector<std::string>& keys);
+
+}  // namespace lab5

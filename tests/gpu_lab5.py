@@ -1,0 +1,98 @@
+"""Lab 5's part of the GPU suite: every variant checked at several array lengths (odd, prime,
+smaller than a warp), a full-size run whose sweeps must show the effects the handout explains,
+Google Benchmark's JSON, the skeleton failing cleanly, compute-sanitizer."""
+import json
+import os
+import shutil
+import tempfile
+
+from testkit import ROOT, Skip, lab, run
+
+SIZES = ["1", "3", "31", "1000", "1000003"]
+EXPERIMENTS = ["memory", "stride", "offset", "neighbours", "direction", "paths", "blocks", "blocksize", "banks"]
+# What the untouched skeleton must report as not implemented: every TODO of lab 5.
+TODO_FUNCTIONS = ["launch_swap_read_swapped", "launch_swap_read_only", "launch_neighbours_read_only",
+                  "launch_neighbours_clamped", "launch_direction_branch_free", "launch_add_one_tuned",
+                  "launch_shared_stride_padded"]
+
+
+def medians(doc):
+    """Median time in ms of each benchmark, keyed 'experiment/variant', from Google Benchmark's JSON."""
+    found = {}
+    for b in doc["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            found[b["run_name"].split("/iterations")[0]] = b["real_time"]
+    return found
+
+
+def errors(doc):
+    return [f"{b['name']}: {b.get('error_message', '')}" for b in doc["benchmarks"] if b.get("error_occurred")]
+
+
+def every_variant_passes(elements):
+    status, out, err = lab("lab5-solution", "--elements", elements, "--reps", "2", "--warmup", "0", "--benchmark_format=json")
+    assert status == 0, f"exit {status}\n{err[-3000:]}"
+    doc = json.loads(out)
+    assert not errors(doc), errors(doc)
+    seen = {name.split("/")[0] for name in medians(doc)}
+    assert seen == set(EXPERIMENTS), seen
+    assert "FAIL" not in err and "PASS" in err, err[-2000:]
+
+
+def full_size_run_shows_the_effects():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "lab5.json")
+        status, out, err = lab("lab5-solution", "--reps", "5", f"--benchmark_out={path}", "--benchmark_out_format=json",
+                               timeout=900)
+        assert status == 0, f"exit {status}\n{(out + err)[-3000:]}"
+        with open(path) as f:
+            doc = json.load(f)
+    for title in ("1. Memory access", "1s. Strided copy", "2. Divergence and memory", "3s. Divergence sweep",
+                  "4s. Block size sweep", "5. Shared-memory bank conflicts", "% copy", "% shared peak", "% FP32 peak"):
+        assert title in out, f"{title!r} missing from the summary\n{out[:3000]}"
+    t = medians(doc)
+    assert len(t) >= 50, sorted(t)
+    # Each sweep must show its effect clearly; the factors are far inside what an H100 measures.
+    checks = [
+        ("stride 32 moves a sector per float", t["stride/stride 32"] > t["stride/stride 1"] / 8),
+        ("32 paths in a warp serialise", t["paths/32 paths in a warp"] > 8 * t["paths/32 paths, by warp"]),
+        ("5 threads per block starve the SMs", t["blocks/A 5 threads/block"] > 3 * t["blocks/B yours"]),
+        ("stride 32 is a 32-way bank conflict", t["banks/A stride 32"] > 8 * t["banks/B padded, stride 32"]),
+        ("padding costs nothing at stride 1", t["banks/B padded, stride 1"] < 1.3 * t["banks/A stride 1"]),
+    ]
+    wrong = [name for name, ok in checks if not ok]
+    assert not wrong, f"{wrong}: {t}"
+
+
+def skeleton_fails_cleanly():
+    status, out, err = lab("lab5-student", "--elements", "1000", "--reps", "1", "--warmup", "0")
+    assert status == 1, f"exit {status}, expected 1\n{err[-2000:]}"
+    missing = [f for f in TODO_FUNCTIONS if f"not implemented yet: {f}" not in out]
+    assert not missing, f"{missing} not reported\n{out[-3000:]}"
+    for given in ("A write-swapped", "A if-else", "A nested-ifs", "A 5 threads/block", "A stride 32"):
+        row = [line for line in out.splitlines() if line.startswith(given + " ")]
+        assert row and "PASS" in row[0], f"given variant {given}: {row}"
+
+
+def sanitizer(tool):
+    if not shutil.which("compute-sanitizer"):
+        raise Skip("compute-sanitizer is not installed")
+    args = ["--elements", "100003", "--reps", "1", "--warmup", "0", "--no-flush"]
+    if tool == "racecheck":
+        args += ["--experiment", "banks"]  # the kernels with shared memory
+    status, out, err = run(["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99",
+                            os.path.join(ROOT, "build", "bin", "lab5-solution"), *args], timeout=900)
+    assert status == 0, f"compute-sanitizer {tool}: exit {status}\n{(out + err)[-3000:]}"
+    summary = "RACECHECK SUMMARY: 0 hazards" if tool == "racecheck" else "ERROR SUMMARY: 0 errors"
+    assert summary in out + err, (out + err)[-2000:]
+
+
+def tests():
+    found = [(f"lab5 GPU: every variant passes at --elements {n}", every_variant_passes, n) for n in SIZES]
+    found += [
+        ("lab5 GPU: full-size run, Google Benchmark JSON, every sweep shows its effect", full_size_run_shows_the_effects),
+        ("lab5 GPU: untouched skeleton reports every TODO not implemented, the given variants pass", skeleton_fails_cleanly),
+        ("lab5 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck"),
+        ("lab5 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck"),
+    ]
+    return found
