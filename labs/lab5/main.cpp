@@ -8,11 +8,11 @@
 
 #include <cxxopts.hpp>
 #include <iostream>
-#include <new>
 
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/gpu_session.hpp"
+#include "common/guarded_main.hpp"
 #include "common/options.hpp"
 #include "common/report.hpp"
 #include "common/text_table.hpp"
@@ -143,20 +143,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const InputError& e) {
-        std::cerr << kProgram << ": error: " << e.what() << "\n";
-        return kExitBadInput;
-    } catch (const CudaError& e) {
-        std::cerr << kProgram << ": CUDA error: " << e.what() << "\n";
-        return kExitCudaError;
-    } catch (const std::bad_alloc&) {
-        std::cerr << kProgram << ": error: out of host memory; accepted: fewer --elements\n";
-        return kExitBadInput;
-    } catch (const std::exception& e) {
-        std::cerr << kProgram << ": internal error: " << e.what() << "\n";
-        return kExitCudaError;
-    }
-}
+int main(int argc, char** argv) { return guarded_main(kProgram, "fewer --elements", [&] { return run(argc, argv); }); }
