@@ -112,7 +112,9 @@ ifeq ($(FLAVOUR),solution)
   endif
 endif
 
-ALL_LAB_BINARIES := $(foreach n,$(LABS),build/bin/lab$(n)-student build/bin/lab$(n)-solution)
+# A student release (make dist-student) has no solutions/: its `all` builds the student files only.
+HAVE_SOLUTIONS := $(wildcard solutions/)
+ALL_LAB_BINARIES := $(foreach n,$(LABS),build/bin/lab$(n)-student $(if $(HAVE_SOLUTIONS),build/bin/lab$(n)-solution))
 
 # ---- tests, benchmarks, tools ---------------------------------------------------------------
 # The unit tests also cover the CPU references lab 5 checks its kernels against.
@@ -135,7 +137,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean \
+.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean dist-student no-solutions \
         debug sass sanitize profile
 
 help:
@@ -154,7 +156,8 @@ help:
 	@echo "  make sanitize LAB=n    compute-sanitizer memcheck, racecheck and synccheck on a multi-block case"
 	@echo "  make sass LAB=n        the machine code of ./labN's kernels (cuobjdump)"
 	@echo "  make profile LAB=n     Nsight Compute on one run of each kernel"
-	@echo "  make clean             remove build/ and the ./labN programs"
+	@echo "  make dist-student      dist/convlab-student.tar.gz: the release for students (no solutions, grading or tests)"
+	@echo "  make clean             remove build/, dist/ and the ./labN programs"
 	@echo
 	@echo "  CUDA_ARCH=sm_90  build for one architecture (default: $(ARCH_DESCRIPTION))"
 	@echo "  DEPS_INCLUDE=dir headers from a folder instead of the packages (also STB_INCLUDE, JSON_INCLUDE, CXXOPTS_INCLUDE)"
@@ -176,15 +179,24 @@ deps-bench:
 doctor:
 	@NVCC="$(NVCC)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" common/tools/doctor.sh
 
+NO_TESTS = @echo "convlab: this copy has no tests/ (a student release): build and run a lab instead, e.g. make lab3 && ./lab3"; exit 1
+
 test: | deps-test
-	@$(PYTHON) tests/run_tests.py
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py,$(NO_TESTS))
 
 test-gpu: | deps-build
-	@$(PYTHON) tests/run_tests.py --gpu-only
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --gpu-only,$(NO_TESTS))
+
+no-solutions:
+	@echo "convlab: make $(MAKECMDGOALS) runs the reference solutions, which a student release does not have"; exit 1
+
+# The student release: dist/convlab-student.tar.gz (common/tools/dist-student.sh says what it leaves out).
+dist-student:
+	@common/tools/dist-student.sh dist
 
 # A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
 # the image labs; a lab with its own driver/ (lab 5) runs with its defaults.
-demo: $(foreach n,$(LABS),build/bin/lab$(n)-solution)
+demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-solutions)
 	@for n in $(LABS); do \
 	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
 	  args="$(ARGS)"; [ -d labs/lab$$n/driver ] && args=""; \
@@ -201,7 +213,7 @@ images: build/bin/imagegen
 	build/bin/imagegen --size 257x131 --channels 3 --seed 3 --random --out images/sample-random.png
 
 clean:
-	rm -rf build demo-output $(addprefix lab,$(LABS))
+	rm -rf build dist demo-output $(addprefix lab,$(LABS))
 
 # ---- tools on one lab: make sanitize LAB=1 (SOLUTION=1 for the reference) --------------------
 LAB ?=

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cxxopts.hpp>
+#include <filesystem>
 #include <sstream>
 
 #include "common/errors.hpp"
@@ -105,6 +106,9 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("format", "text, md, csv or json", cxxopts::value<std::string>()->default_value("text"))
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>())
         ("h,help", "this help");
+    parser.add_options("Grading")
+        ("raw-out", "write each variant's first result as raw float32 (VARIANT.f32, interleaved) into this existing folder", cxxopts::value<std::string>())
+        ("compare", "check a raw float32 result file (from --raw-out) against the reference; runs no variant", cxxopts::value<std::string>());
     // clang-format on
     parser.custom_help("[options]");
 
@@ -171,6 +175,18 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     else if (format == "csv") options.format = Format::Csv;
     else if (format == "json") options.format = Format::Json;
     else throw InputError("unknown format '" + format + "'; accepted: text, md, csv, json");
+    if (args.count("raw-out")) {
+        options.raw_out_dir = text("raw-out");
+        if (!std::filesystem::is_directory(options.raw_out_dir))
+            throw InputError("--raw-out " + options.raw_out_dir + " is not a folder; accepted: an existing folder");
+    }
+    if (args.count("compare")) {
+        options.compare_file = text("compare");
+        if (!std::filesystem::is_regular_file(options.compare_file))
+            throw InputError("--compare " + options.compare_file + " is not a file; accepted: a raw float32 result from --raw-out");
+        if (options.mask.find(',') != std::string::npos)
+            throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
+    }
     if (args.count("out")) options.out_dir = text("out");
     else if (options.demo) options.out_dir = "demo-output/lab" + std::to_string(spec.number);
     return options;

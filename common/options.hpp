@@ -31,6 +31,8 @@ struct Options {
     Format format = Format::Text;
     std::string out_dir;
     bool demo = false;
+    std::string raw_out_dir;   // grading: each variant's first result as raw float32 in here
+    std::string compare_file;  // grading: check this raw result instead of running variants
 };
 
 // Throws InputError with one line for every bad option or value.

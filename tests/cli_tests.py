@@ -162,6 +162,31 @@ def lab5_without_gpu_says_skipped():
         assert status == 3 and len(lines) == 1 and "skipped" in lines[0] and not out.strip(), (flavour, status, out, err)
 
 
+def raw_results_and_trusted_compare():
+    """--raw-out writes each variant's result; --compare (the grader's check) passes the right one,
+    fails another input's, a truncated file and an oversized one."""
+    case = ["--size", "37x23", "--image", "random", "--mask", "random:5:3", "--border", "wrap"]
+    with tempfile.TemporaryDirectory() as tmp:
+        status, _, err = lab("lab0-solution", *case, "--seed", "9", "--check-only", "--threads", "2", "--raw-out", tmp)
+        assert status == 0 and sorted(os.listdir(tmp)) == ["openmp.f32", "sequential.f32"], (status, err, os.listdir(tmp))
+        raw = os.path.join(tmp, "openmp.f32")
+        assert os.path.getsize(raw) == 37 * 23 * 3 * 4
+        doc = lab_json("lab0-solution", *case, "--seed", "9", "--check-only", "--compare", raw)
+        assert [r["status"] for r in doc["results"] if r["kind"] == "submitted"] == ["pass"], doc["results"]
+        doc = lab_json("lab0-solution", *case, "--seed", "10", "--check-only", "--compare", raw, expect=1)
+        assert doc["results"][-1]["status"] == "fail" and doc["results"][-1]["check"]["bad"] > 0, doc["results"][-1]
+        with open(raw, "rb") as f:
+            data = f.read()
+        for name, content in (("short.f32", data[:100]), ("long.f32", data + data)):
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as f:
+                f.write(content)
+            doc = lab_json("lab0-solution", *case, "--seed", "9", "--check-only", "--compare", path, expect=1)
+            assert "floats; the image has" in doc["results"][-1]["message"], doc["results"][-1]
+        status, out, err = lab("lab0-solution", *case, "--compare", os.path.join(tmp, "missing.f32"))
+        assert status == 2 and "--compare" in err and not out.strip(), (status, out, err)
+
+
 def lab5_help():
     status, out, _ = lab("lab5-solution", "--help")
     assert status == 0 and "Exit status" in out and "--experiment" in out and "--benchmark_format" in out, out
@@ -261,6 +286,7 @@ def register(results, labs):
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (19 cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
+    results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
     results.run("--out writes input, reference, results and differences", pictures_are_written)
     results.run("image files and --tile-to", image_file_input_and_tiling)
     results.run("make bench: Google Benchmark of the CPU references", bench_runs)

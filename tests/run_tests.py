@@ -12,6 +12,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_tests  # noqa: E402
+import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
 from testkit import ROOT, Results, gpu_available, main_exit, make, run  # noqa: E402
 
@@ -69,6 +70,7 @@ def main():
     unit_tests(results)
     builds(results)
     cli_tests.register(results, labs())
+    dist_tests.register(results)
     try:
         has_gpu = gpu_available()
     except AssertionError as why:

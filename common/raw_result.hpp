@@ -1,0 +1,20 @@
+// convlab harness — do not edit in a lab.
+// Raw results for the grader: float32, native byte order, interleaved channels, no header. The
+// lab under test writes them (--raw-out); a separate trusted run checks them (--compare).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace convlab {
+
+// "tiled (lab 3)" -> "tiled_lab_3_.f32": letters, digits and '-' kept, anything else '_'.
+std::string raw_file_name(const std::string& variant);
+
+// Writes through a temporary file and a rename, so a reader never sees half a result.
+void write_raw_floats(const std::string& path, const std::vector<float>& values);
+
+// Reads whole floats, at most max_count of them. Throws InputError when the file cannot be read.
+std::vector<float> read_raw_floats(const std::string& path, size_t max_count);
+
+}  // namespace convlab

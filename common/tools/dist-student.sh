@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# make dist-student: the student release, dist/convlab-student.tar.gz. Everything a student
+# builds and runs (the harness, the labs' skeletons and drivers, images, handouts, the README),
+# and nothing an instructor keeps: no solutions/, no grading/ (hidden cases, known-bad
+# submissions), no tests/ (they exercise the solutions), no instructor guide, no CI.
+#   common/tools/dist-student.sh OUT_DIR
+set -euo pipefail
+out=${1:-dist}
+name=convlab-student
+cd "$(dirname "$0")/../.."
+
+# Tracked files (and new ones git does not ignore), so that nothing built ships.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    files=$(git ls-files --cached --others --exclude-standard)
+else
+    echo "dist-student: not a git checkout: the release is made from the tracked files of one" >&2
+    exit 1
+fi
+keep=$(printf '%s\n' "$files" | grep -Ev '^(solutions/|grading/|tests/|\.ci/|\.gitignore$|handouts/instructor-guide\.md$)')
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/$name"
+printf '%s\n' "$keep" | tar -cf - -T - | tar -xf - -C "$stage/$name"
+# The release's own .gitignore: the build outputs a student will produce.
+printf '/build/\n/demo-output/\n/lab[0-9]\n' > "$stage/$name/.gitignore"
+
+mkdir -p "$out"
+tar -czf "$out/$name.tar.gz.partial" -C "$stage" "$name"
+mv "$out/$name.tar.gz.partial" "$out/$name.tar.gz"
+echo "dist-student: $out/$name.tar.gz ($(printf '%s\n' "$keep" | wc -l) files; no solutions, hidden cases, known-bad submissions or tests)"
