@@ -2,7 +2,9 @@
 // run_lab(): input -> GPU set-up -> CPU reference -> CPU variants -> GPU variants -> report -> pictures.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -73,7 +75,7 @@ class LabRun {
 
     int run(const std::string& source) {
         fill_report_header(source);
-        if (!options_.compare_file.empty()) return compare_raw_result();
+        if (!options_.compare_file.empty()) return compare_raw_results();
         const std::string reason = spec_.gpu.empty() ? "" : gpu_unavailable_reason();
         report_.gpu_skipped = reason;
         if (!spec_.gpu.empty() && reason.empty()) open_gpu();
@@ -271,6 +273,7 @@ class LabRun {
     void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
         session_->run([&] { v.end_to_end(c.problem, out.data()); });
+        write_raw(c, v.name + "-end-to-end", out);
         const CheckResult result = check(c, out, v.tile);
         if (!result.passed) {
             record_check(r, result);
@@ -292,23 +295,36 @@ class LabRun {
         write_raw_floats(options_.raw_out_dir + "/" + raw_file_name(picture_name(name, c.mask)), values);
     }
 
-    // --compare: the grader's trusted check of a result another process wrote. No variant runs.
-    int compare_raw_result() {
+    // --compare: the grader's trusted check of results another process wrote, one row per file
+    // (a file, or every *.f32 file of a folder). No variant runs.
+    int compare_raw_results() {
         Case c{masks_.front(), Problem{image_, masks_.front(), options_.border}, tolerance_for(masks_.front()), {}};
         run_reference(c);
-        VariantResult r = row(c, "submitted", "the raw result in " + options_.compare_file, "submitted");
-        // Read at most one float more than expected: a huge file cannot exhaust the grader's memory.
-        const std::vector<float> got = read_raw_floats(options_.compare_file, image_.elements() + 1);
-        if (got.size() != image_.elements()) {
-            r.status = "fail";
-            r.message = "the result holds " + std::to_string(got.size()) + " floats; the image has " +
-                        std::to_string(image_.elements());
+        std::vector<std::string> files;
+        if (std::filesystem::is_directory(options_.compare_file)) {
+            for (const auto& entry : std::filesystem::directory_iterator(options_.compare_file))
+                if (entry.path().extension() == ".f32") files.push_back(entry.path().string());
+            std::sort(files.begin(), files.end());
         } else {
-            record_check(r, check(c, got, {}));
+            files.push_back(options_.compare_file);
         }
-        report_.results.push_back(r);
+        bool all_pass = !files.empty();
+        for (const std::string& file : files) {
+            VariantResult r = row(c, std::filesystem::path(file).stem().string(), "the raw result in " + file, "submitted");
+            // Read at most one float more than expected: a huge file cannot exhaust the grader's memory.
+            const std::vector<float> got = read_raw_floats(file, image_.elements() + 1);
+            if (got.size() != image_.elements()) {
+                r.status = "fail";
+                r.message = "the result holds " + std::to_string(got.size()) + " floats; the image has " +
+                            std::to_string(image_.elements());
+            } else {
+                record_check(r, check(c, got, {}));
+            }
+            all_pass = all_pass && r.status == "pass";
+            report_.results.push_back(r);
+        }
         std::cout << render(report_, options_.format) << std::flush;
-        return r.status == "pass" ? kExitPass : kExitCheckFailed;
+        return all_pass ? kExitPass : kExitCheckFailed;
     }
 
     void skip(const Case& c, const GpuVariant& v, const std::string& why) {

@@ -108,7 +108,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("h,help", "this help");
     parser.add_options("Grading")
         ("raw-out", "write each variant's first result as raw float32 (VARIANT.f32, interleaved) into this existing folder", cxxopts::value<std::string>())
-        ("compare", "check a raw float32 result file (from --raw-out) against the reference; runs no variant", cxxopts::value<std::string>());
+        ("compare", "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant", cxxopts::value<std::string>());
     // clang-format on
     parser.custom_help("[options]");
 
@@ -182,8 +182,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     }
     if (args.count("compare")) {
         options.compare_file = text("compare");
-        if (!std::filesystem::is_regular_file(options.compare_file))
-            throw InputError("--compare " + options.compare_file + " is not a file; accepted: a raw float32 result from --raw-out");
+        if (!std::filesystem::is_regular_file(options.compare_file) && !std::filesystem::is_directory(options.compare_file))
+            throw InputError("--compare " + options.compare_file + " does not exist; accepted: a raw float32 result from --raw-out, or a folder of them");
         if (options.mask.find(',') != std::string::npos)
             throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
     }

@@ -1,0 +1,63 @@
+"""Building a submission against a clean copy of the kit: the harness, the drivers and the other
+labs' skeletons come from the kit; only the lab's student files come from the submission. A
+template copy is built once per session, so each submission recompiles only its own files."""
+import os
+import shutil
+
+from . import sandbox
+from .spec import KIT
+
+KIT_PARTS = ["Makefile", "common", "labs"]  # never solutions/, grading/ or tests/
+
+
+def make_template(work, lab, isolation, time_limit=1800):
+    """A clean kit with its library and the lab's skeleton build done. Returns its path."""
+    template = os.path.join(work, "template")
+    os.makedirs(template)
+    for part in KIT_PARTS:
+        source = os.path.join(KIT, part)
+        target = os.path.join(template, part)
+        if os.path.isdir(source):
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target)
+    if os.environ.get("DEPS_INCLUDE"):
+        deps = os.path.abspath(os.path.join(KIT, os.environ["DEPS_INCLUDE"]))
+        if os.path.isdir(deps):
+            shutil.copytree(deps, os.path.join(template, ".deps"))
+    outcome = sandbox.run(isolation, ["make", "--no-print-directory", "-j4", f"build/bin/lab{lab}-student"] + _make_vars(template),
+                          template, time_limit, contained=False)
+    if outcome.status != 0:
+        raise RuntimeError(f"the kit's own lab {lab} skeleton does not build:\n{(outcome.stdout + outcome.stderr)[-3000:]}")
+    return template
+
+
+def _make_vars(tree):
+    deps = os.path.join(tree, ".deps")
+    return [f"DEPS_INCLUDE={deps}"] if os.path.isdir(deps) else []
+
+
+class Build:
+    def __init__(self, ok, log, tree):
+        self.ok = ok
+        self.log = log      # the compiler's messages (the tail, when long)
+        self.tree = tree
+
+    def binary(self, lab):
+        return os.path.join(self.tree, "build", "bin", f"lab{lab}-student")
+
+
+def build_submission(template, dest, files, tree_of_submission, lab, isolation, time_limit=600):
+    """Copies the template, puts the submission's files in, builds in the sandbox."""
+    shutil.copytree(template, dest, symlinks=True)
+    for expected, found in files.items():
+        target = os.path.join(dest, expected)
+        shutil.copyfile(os.path.join(tree_of_submission, found), target)
+        os.utime(target)  # newer than the template's objects: make recompiles exactly these
+    isolation.hand_over(dest)
+    outcome = sandbox.run(isolation, ["make", "--no-print-directory", f"build/bin/lab{lab}-student"] + _make_vars(dest),
+                          dest, time_limit)
+    log = (outcome.stdout + outcome.stderr)[-6000:]
+    if outcome.timed_out:
+        log = f"the build took longer than {time_limit} s\n" + log
+    return Build(outcome.status == 0 and not outcome.timed_out, log, dest)

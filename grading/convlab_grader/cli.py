@@ -1,0 +1,103 @@
+"""grading/grade: the command line."""
+import argparse
+import concurrent.futures
+import csv
+import os
+import secrets
+import sys
+import tempfile
+
+from . import report, sandbox, spec as specs
+from .grader import Session
+
+
+def submissions_from(paths, roster, lab_spec):
+    """(name, path) pairs: each path is a submission, or a folder of them (a batch)."""
+    found = []
+    if roster:
+        with open(roster, newline="") as f:
+            for row in csv.DictReader(f):
+                found.append((row["student"], os.path.join(os.path.dirname(os.path.abspath(roster)), row["path"])))
+    for path in paths:
+        if not os.path.exists(path):
+            raise SystemExit(f"grade: error: {path} does not exist")
+        if os.path.isdir(path) and is_batch(path, lab_spec):
+            for entry in sorted(os.listdir(path)):
+                if not entry.startswith("."):
+                    found.append((entry.split(".")[0], os.path.join(path, entry)))
+        else:
+            found.append((os.path.basename(os.path.normpath(path)).split(".")[0], path))
+    return found
+
+
+def is_batch(folder, lab_spec):
+    """A folder of submissions, not one submission: none of the lab's files or a labs/ folder at its top."""
+    names = set(os.listdir(folder))
+    own = {os.path.basename(f) for f in lab_spec["student_files"]}
+    return not (names & own) and "labs" not in names and not any(n.startswith("lab") and n[3:].isdigit() for n in names)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="grading/grade", description="Grade convlab submissions of one lab.")
+    parser.add_argument("--lab", type=int, required=True, help="the lab number")
+    parser.add_argument("submissions", nargs="*", help="folders or .zip/.tar archives, or folders of them (a batch)")
+    parser.add_argument("--roster", help="CSV with columns student,path (paths relative to the CSV)")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel builds (runs on the GPU are one at a time)")
+    parser.add_argument("--json", help="write every result, in full, to this JSON file")
+    parser.add_argument("--gradescope", help="write Gradescope's results.json here (one submission)")
+    parser.add_argument("--gradebook", help="write a gradebook CSV here")
+    parser.add_argument("--reports", help="write one readable report per student into this folder")
+    parser.add_argument("--seed", type=int, help="the hidden cases' seed (default: a fresh secret; give one to reproduce a session)")
+    parser.add_argument("--user", default="nobody", help="the unprivileged user submissions run as when grading as root")
+    parser.add_argument("--no-performance", action="store_true", help="skip the timed comparison with the reference")
+    parser.add_argument("--no-sanitizer", action="store_true", help="skip compute-sanitizer")
+    parser.add_argument("--work", help="keep the work folder here (default: a temporary one, removed)")
+    args = parser.parse_args(argv)
+    try:
+        lab_spec = specs.load(args.lab)
+    except specs.SpecError as why:
+        raise SystemExit(f"grade: error: {why}")
+    subs = submissions_from(args.submissions, args.roster, lab_spec)
+    if not subs:
+        raise SystemExit("grade: error: no submissions given")
+    if args.gradescope and len(subs) != 1:
+        raise SystemExit("grade: error: --gradescope writes one submission's results.json; give one submission")
+    secret = args.seed if args.seed is not None else secrets.randbits(62)
+    work = args.work or tempfile.mkdtemp(prefix=f"convlab-grade-lab{args.lab}-")
+    os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o755)
+    isolation = sandbox.Isolation(args.user)
+    log = lambda text: print(f"grade: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log)
+    for note in session.notes:
+        log(f"note: {note}")
+    log(f"lab {args.lab}: {len(subs)} submission(s), {len(session.cases)} hidden cases")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        prepared = list(pool.map(lambda s: session.prepare(*s), subs))
+    results = []
+    for partial in prepared:
+        log(f"grading {partial['student']}")
+        results.append(session.grade(partial))
+        log(f"  {partial['student']}: {results[-1]['score']:g} / {results[-1]['max_score']:g}")
+    for r in results:
+        r["session_notes"] = session.notes
+    if args.reports:
+        os.makedirs(args.reports, exist_ok=True)
+        for r in results:
+            with open(os.path.join(args.reports, f"{r['student']}.txt"), "w") as f:
+                f.write(report.text_report(r))
+    if args.json:
+        report.write_json(args.json, {"lab": args.lab, "notes": session.notes, "results": results})
+    if args.gradescope:
+        report.write_json(args.gradescope, report.gradescope(results[0]))
+    if args.gradebook:
+        report.write_gradebook(args.gradebook, results)
+    if len(results) == 1 and not args.reports:
+        print(report.text_report(results[0]), end="")
+    else:
+        for r in results:
+            print(f"{r['student']:24s} {r['score']:6g} / {r['max_score']:g}")
+    if not args.work:
+        import shutil
+        shutil.rmtree(work, ignore_errors=True)
+    return 0

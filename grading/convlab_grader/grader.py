@@ -1,0 +1,230 @@
+"""Grading one lab for a list of submissions: the session (reference build, template, secret),
+then per submission: unpack, build, hidden cases, performance, sanitizer, score."""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+
+from . import build, cases, sandbox, scoring, submission
+from .spec import KIT, max_score
+
+
+def raw_name(variant):
+    """The file name the harness's --raw-out gives a variant (common/raw_result.cpp)."""
+    return "".join(ch if ch.isalnum() or ch == "-" else "_" for ch in variant)
+
+
+def parse_json(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+class Session:
+    """What every submission of one grading run shares."""
+
+    def __init__(self, spec, work, secret, isolation, performance=True, sanitizer=True, log=print):
+        self.spec = spec
+        self.lab = spec["lab"]
+        self.work = work
+        self.secret = secret
+        self.isolation = isolation
+        self.do_performance = performance and bool(spec.get("performance"))
+        self.do_sanitizer = sanitizer and bool(spec.get("sanitizer"))
+        self.log = log
+        self.reference = os.path.join(KIT, "build", "bin", f"lab{self.lab}-solution")
+        done = subprocess.run(["make", "--no-print-directory", "-j4", f"build/bin/lab{self.lab}-solution"], cwd=KIT,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"the reference solution of lab {self.lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
+        self.cases = cases.hidden_cases(spec, secret)
+        self.notes = list(isolation.notes)
+        if self.do_sanitizer and not shutil.which("compute-sanitizer"):
+            self.notes.append("compute-sanitizer is not installed: the safety points are not graded")
+            self.do_sanitizer = False
+        self.template = build.make_template(work, self.lab, isolation)
+
+    # ---- one submission -------------------------------------------------------------------
+    def prepare(self, name, path):
+        """Unpacks and builds (safe to run in parallel). Returns the partial result."""
+        result = {"student": name, "lab": self.lab, "source": path, "build": {"ok": False, "log": ""}, "missing": [],
+                  "ignored": [], "cases": [], "variants": {}, "performance": None, "sanitizer": {}, "notes": []}
+        folder = os.path.join(self.work, "submissions", _safe(name))
+        try:
+            tree = submission.unpack(path, os.path.join(folder, "handed-in"))
+            found, missing, ignored = submission.find_student_files(tree, self.spec["student_files"])
+        except (submission.SubmissionError, OSError) as why:
+            result["build"]["log"] = f"the submission could not be read: {why}"
+            return result
+        result["missing"], result["ignored"] = missing, ignored
+        made = build.build_submission(self.template, os.path.join(folder, "kit"), found, tree, self.lab, self.isolation,
+                                      self.spec.get("build_time_limit_s", 600))
+        result["build"] = {"ok": made.ok, "log": made.log if not made.ok else ""}
+        result["_binary"] = made.binary(self.lab)
+        result["_folder"] = folder
+        return result
+
+    def grade(self, result):
+        """The GPU part, one submission at a time: cases, performance, sanitizer, score."""
+        if result["build"]["ok"]:
+            self._run_cases(result)
+            if self.do_performance:
+                self._performance(result)
+            if self.do_sanitizer:
+                self._sanitizer(result)
+        self._score(result)
+        for key in [k for k in result if k.startswith("_")]:
+            del result[key]
+        return result
+
+    def _run_cases(self, result):
+        variants = self.spec["variants"]
+        names = sorted({v["name"] for v in variants})
+        tally = {v["label"]: {"passed": 0, "total": 0, "first_failure": None} for v in variants}
+        for index, case in enumerate(self.cases):
+            out = os.path.join(result["_folder"], f"case-{index}")
+            os.makedirs(out)
+            self.isolation.hand_over(out)
+            args = cases.input_args(case) + self.spec.get("extra_args", [])
+            ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
+                                               "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])
+            verdicts = self._compare(out, args)
+            own = parse_json(ran.stdout) or {}
+            row = {"case": index, **{k: case[k] for k in ("size", "channels", "border", "mask")}, "run": ran.describe(), "variants": {}}
+            for v in variants:
+                refused = v.get("max_k") and cases.mask_size(case["mask"]) > v["max_k"]
+                verdict = verdicts.get(raw_name(v["raw"]))
+                if verdict is None:
+                    verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
+                               else self._why_no_result(ran, own, v["name"])}
+                row["variants"][v["label"]] = verdict
+                t = tally[v["label"]]
+                t["total"] += 1
+                if verdict["status"] == "pass":
+                    t["passed"] += 1
+                elif t["first_failure"] is None:
+                    t["first_failure"] = f"case {index} ({case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}): " \
+                                         f"{verdict['status']}: {verdict['message']}"
+            result["cases"].append(row)
+        result["variants"] = tally
+
+    def _compare(self, out, args):
+        """The trusted check: the reference solution's harness reads the raw results."""
+        done = subprocess.run([self.reference, "--check-only", *args, "--compare", out, "--format", "json"],
+                              capture_output=True, text=True, timeout=600)
+        doc = parse_json(done.stdout)
+        if not doc:
+            return {}
+        verdicts = {}
+        for r in doc["results"]:
+            if r["kind"] != "submitted":
+                continue
+            first = [f"(x={m['x']}, y={m['y']}, channel {m['channel']}): got {m['got']}, expected {m['expected']}"
+                     for m in r.get("check", {}).get("first_mismatches", [])[:3]]
+            verdicts[r["variant"]] = {"status": "pass" if r["status"] == "pass" else "wrong",
+                                      "message": r["message"] + ("; " + "; ".join(first) if first else "")}
+        return verdicts
+
+    @staticmethod
+    def _why_no_result(ran, own, variant):
+        if ran.timed_out or ran.crashed:
+            return ran.describe()
+        for r in own.get("results", []) if isinstance(own, dict) else []:
+            if r.get("variant") == variant and r.get("status") in ("not-implemented", "error", "skipped"):
+                return f"{r['status']}: {r.get('message', '')}"[:300]
+        return f"no result written ({ran.describe()}); {ran.stderr.strip()[-200:]}"
+
+    def _timed_run(self, binary, out, perf, contained):
+        os.makedirs(out, exist_ok=True)
+        self.isolation.hand_over(out)
+        ran = sandbox.run(self.isolation, [binary, *perf["args"], "--variant", ",".join(perf["variants"]), "--reps",
+                                           str(perf.get("reps", 15)), "--format", "json", "--raw-out", out], out,
+                          perf.get("time_limit_s", 300), contained=contained)
+        doc = parse_json(ran.stdout) or {}
+        times = {r["variant"]: r["time"]["median_ms"] for r in doc.get("results", [])
+                 if isinstance(r, dict) and r.get("status") == "pass" and r.get("time")}
+        return ran, times
+
+    def _performance(self, result):
+        """Submission and reference interleaved, runs x each; the best of the listed variants."""
+        cases_done, fractions = [], []
+        for number, perf in enumerate(self.spec["performance"]["cases"]):
+            sub_best, ref_best, problem = [], [], None
+            all_right = all(result["variants"][label]["passed"] == result["variants"][label]["total"]
+                            for label in perf.get("requires", []))
+            if not all_right:
+                problem = "a variant it times failed a hidden case: no performance points"
+            for run in range(self.spec["performance"].get("runs", 3)):
+                if problem:
+                    break
+                out = os.path.join(result["_folder"], f"perf-{number}-{run}")
+                ran, times = self._timed_run(result["_binary"], out, perf, True)
+                verdicts = self._compare(out, perf["args"])
+                right = {v for v, t in times.items() if verdicts.get(raw_name(v), {}).get("status") == "pass"}
+                if not right:
+                    problem = f"no timed variant produced a right result ({ran.describe()})"
+                    break
+                sub_best.append(min(times[v] for v in right))
+                _, ref_times = self._timed_run(self.reference, os.path.join(self.work, f"reference-{number}-{run}"), perf, False)
+                ref_best.append(min(ref_times.values()))
+            ratio = None if problem else statistics.median(sub_best) / statistics.median(ref_best)
+            fraction = scoring.performance_fraction(ratio, self.spec["performance"]["slack"], self.spec["performance"]["zero_at"])
+            fractions.append(fraction)
+            cases_done.append({"args": " ".join(perf["args"]), "submission_ms": statistics.median(sub_best) if sub_best else None,
+                               "reference_ms": statistics.median(ref_best) if ref_best else None, "ratio": ratio,
+                               "fraction": fraction, "problem": problem})
+        result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}
+
+    def _sanitizer(self, result):
+        s = self.spec["sanitizer"]
+        for tool, points in s["tools"].items():
+            out = os.path.join(result["_folder"], f"sanitizer-{tool}")
+            os.makedirs(out)
+            self.isolation.hand_over(out)
+            ran = sandbox.run(self.isolation, ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5",
+                                               result["_binary"], "--check-only", *s["args"], "--variant", ",".join(s["variants"])],
+                              out, s.get("time_limit_s", 600))
+            text = ran.stdout + ran.stderr
+            # --error-exitcode=99 marks the tool's findings; the lab's own exit 1 (its check) is not one.
+            clean = not ran.timed_out and not ran.crashed and ran.status != 99
+            found = [line.strip() for line in text.splitlines() if line.startswith("========= ") and
+                     ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
+            result["sanitizer"][tool] = {"points": points, "clean": clean,
+                                         "run": ran.describe(), "findings": found}
+
+    def _score(self, result):
+        rubric = self.spec["rubric"]
+        parts = {}
+        correctness = 0.0
+        for v in self.spec["variants"]:
+            t = result["variants"].setdefault(v["label"], {"passed": 0, "total": len(self.cases), "first_failure": "not built"})
+            t["points"] = v["points"]
+            t["score"] = scoring.round_points(scoring.correctness_points(t["passed"], t["total"], v["points"]))
+            correctness += t["score"]
+        parts["correctness"] = correctness
+        perf = result["performance"]
+        parts["performance"] = rubric.get("performance", 0) * (perf["fraction"] if perf else 0.0)
+        if "safety" in rubric:
+            # A kernel that computes nothing is trivially clean: safety counts only with some correctness.
+            if result["sanitizer"] and correctness > 0:
+                parts["safety"] = sum(t["points"] for t in result["sanitizer"].values() if t["clean"])
+                parts["safety"] *= rubric["safety"] / sum(self.spec["sanitizer"]["tools"].values())
+            else:
+                parts["safety"] = 0.0
+        result["deductions"] = []
+        if not result["build"]["ok"]:
+            result["deductions"].append("the submission does not build: no points")
+        for tool, t in result["sanitizer"].items():
+            if not t["clean"]:
+                result["deductions"].append(f"compute-sanitizer {tool}: {t['run']}; {'; '.join(t['findings']) or 'errors reported'}")
+        result["scores"] = {k: scoring.round_points(v) for k, v in parts.items()}
+        result["score"] = scoring.round_points(sum(parts.values()))
+        result["max_score"] = max_score(self.spec)
+        result["manual"] = rubric.get("manual", 0)
+        result["rubric"] = rubric
+
+
+def _safe(name):
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "submission"

@@ -1,0 +1,32 @@
+"""A lab's grading spec (grading/cases/labN.json): the student files, the graded variants and
+their points, the hidden-case recipe, the performance and sanitizer cases, the time limit."""
+import json
+import os
+
+KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CASES = os.path.join(KIT, "grading", "cases")
+
+
+class SpecError(Exception):
+    pass
+
+
+def load(lab):
+    path = os.path.join(CASES, f"lab{lab}.json")
+    if not os.path.exists(path):
+        have = sorted(f[3:-5] for f in os.listdir(CASES) if f.startswith("lab") and f.endswith(".json"))
+        raise SpecError(f"no grading spec for lab {lab}; labs with one: {', '.join(have)}")
+    with open(path) as f:
+        spec = json.load(f)
+    spec["lab"] = lab
+    for key in ("student_files", "variants", "shapes", "borders", "channels", "mask_sizes", "rubric", "time_limit_s"):
+        if key not in spec:
+            raise SpecError(f"{path}: missing '{key}'")
+    correctness = sum(v["points"] for v in spec["variants"])
+    if correctness != spec["rubric"]["correctness"]:
+        raise SpecError(f"{path}: the variants' points add to {correctness}, the rubric says {spec['rubric']['correctness']}")
+    return spec
+
+
+def max_score(spec):
+    return sum(spec["rubric"].values()) - spec["rubric"].get("manual", 0)
