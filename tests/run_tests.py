@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
+import grader_tests  # noqa: E402
 from testkit import ROOT, Results, gpu_available, main_exit, make, run  # noqa: E402
 
 
@@ -71,6 +72,7 @@ def main():
     builds(results)
     cli_tests.register(results, labs())
     dist_tests.register(results)
+    grader_tests.register(results)
     try:
         has_gpu = gpu_available()
     except AssertionError as why:

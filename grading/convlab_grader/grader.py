@@ -9,6 +9,8 @@ import subprocess
 from . import build, cases, sandbox, scoring, submission
 from .spec import KIT, max_score
 
+MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
+
 
 def raw_name(variant):
     """The file name the harness's --raw-out gives a variant (common/raw_result.cpp)."""
@@ -75,6 +77,8 @@ class Session:
             if self.do_sanitizer:
                 self._sanitizer(result)
         self._score(result)
+        if "_folder" in result:
+            self.isolation.take_back(result["_folder"])
         for key in [k for k in result if k.startswith("_")]:
             del result[key]
         return result
@@ -83,14 +87,22 @@ class Session:
         variants = self.spec["variants"]
         names = sorted({v["name"] for v in variants})
         tally = {v["label"]: {"passed": 0, "total": 0, "first_failure": None} for v in variants}
+        timeouts = 0
         for index, case in enumerate(self.cases):
             out = os.path.join(result["_folder"], f"case-{index}")
             os.makedirs(out)
             self.isolation.hand_over(out)
             args = cases.input_args(case) + self.spec.get("extra_args", [])
-            ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
-                                               "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])
+            if timeouts >= MAX_TIMEOUTS:  # a hang costs a few limits, not one per case
+                ran = sandbox.Outcome(-9, "", "", 0.0, True)
+                ran.describe = lambda: f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit"
+            else:
+                ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
+                                                   "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])
+                timeouts += ran.timed_out
             verdicts = self._compare(out, args)
+            # The right answers of a hidden case must not outlive it: a later submission could copy them.
+            shutil.rmtree(out, ignore_errors=True)
             own = parse_json(ran.stdout) or {}
             row = {"case": index, **{k: case[k] for k in ("size", "channels", "border", "mask")}, "run": ran.describe(), "variants": {}}
             for v in variants:
@@ -138,7 +150,8 @@ class Session:
 
     def _timed_run(self, binary, out, perf, contained):
         os.makedirs(out, exist_ok=True)
-        self.isolation.hand_over(out)
+        if contained:
+            self.isolation.hand_over(out)
         ran = sandbox.run(self.isolation, [binary, *perf["args"], "--variant", ",".join(perf["variants"]), "--reps",
                                            str(perf.get("reps", 15)), "--format", "json", "--raw-out", out], out,
                           perf.get("time_limit_s", 300), contained=contained)
@@ -167,8 +180,10 @@ class Session:
                     problem = f"no timed variant produced a right result ({ran.describe()})"
                     break
                 sub_best.append(min(times[v] for v in right))
-                _, ref_times = self._timed_run(self.reference, os.path.join(self.work, f"reference-{number}-{run}"), perf, False)
+                _, ref_times = self._timed_run(self.reference, self._private(f"reference-{number}-{run}"), perf, False)
                 ref_best.append(min(ref_times.values()))
+                if sub_best[-1] > 2 * self.spec["performance"]["zero_at"] * ref_best[-1]:
+                    break  # far past the curve's end: more runs cannot earn a point, only cost minutes
             ratio = None if problem else statistics.median(sub_best) / statistics.median(ref_best)
             fraction = scoring.performance_fraction(ratio, self.spec["performance"]["slack"], self.spec["performance"]["zero_at"])
             fractions.append(fraction)
@@ -176,6 +191,13 @@ class Session:
                                "reference_ms": statistics.median(ref_best) if ref_best else None, "ratio": ratio,
                                "fraction": fraction, "problem": problem})
         result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}
+
+    def _private(self, name):
+        """A folder of the grader's own that no submission can read (when the grader is root)."""
+        path = os.path.join(self.work, "private", name)
+        os.makedirs(path, exist_ok=True)
+        os.chmod(os.path.dirname(path), 0o700)
+        return path
 
     def _sanitizer(self, result):
         s = self.spec["sanitizer"]

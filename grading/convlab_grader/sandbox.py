@@ -58,6 +58,19 @@ class Isolation:
                 os.chown(os.path.join(folder, name), *self.user)
 
 
+    def take_back(self, path):
+        """After grading: the submission's folder becomes the grader's again, closed to the next one."""
+        if not self.user:
+            return
+        for folder, dirs, files in os.walk(path):
+            os.chown(folder, 0, 0)
+            for name in files:
+                full = os.path.join(folder, name)
+                if not os.path.islink(full):
+                    os.chown(full, 0, 0)
+        os.chmod(path, 0o700)
+
+
 class Outcome:
     def __init__(self, status, stdout, stderr, seconds, timed_out):
         self.status = status          # exit status; negative: killed by that signal

@@ -1,0 +1,70 @@
+"""Known-bad submissions: each is a reference solution with one deliberate mistake (or a cheat),
+written as edits so that it stays one readable line of intent and follows the solution as it
+changes. grading/known-bad/labN.json lists them with what the grader must conclude:
+  correctness: "full" | "not-full" | "zero";  performance: "full" | "reduced" | "zero" | "any"
+  build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case)."""
+import json
+import os
+
+from .spec import KIT
+
+FOLDER = os.path.join(KIT, "grading", "known-bad")
+
+
+class KnownBadError(Exception):
+    pass
+
+
+def load(lab):
+    path = os.path.join(FOLDER, f"lab{lab}.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return json.load(f)["submissions"]
+
+
+def materialize(lab, entry, dest):
+    """Writes the known-bad submission's files into dest (a folder, one submission)."""
+    os.makedirs(dest, exist_ok=True)
+    for path, edits in entry["files"].items():
+        base = os.path.join(KIT, "labs" if entry.get("base") == "skeleton" else "solutions", os.path.relpath(path, "labs"))
+        with open(base) as f:
+            text = f.read()
+        for old, new in edits:
+            if text.count(old) != 1:
+                raise KnownBadError(f"lab {lab} known-bad '{entry['name']}': {old!r} occurs {text.count(old)} times in "
+                                    f"{os.path.relpath(base, KIT)}, not once: update the edit")
+            text = text.replace(old, new)
+        with open(os.path.join(dest, os.path.basename(path)), "w") as f:
+            f.write(text)
+
+
+def verdict_problems(entry, result):
+    """What differs between the grader's result and what the entry says it must conclude."""
+    expect, problems = entry["expect"], []
+    scores, rubric = result.get("scores", {}), result.get("rubric", {})
+    if expect.get("build", "ok") == "fails" and result["build"]["ok"]:
+        problems.append("built, but must fail to build")
+    if expect.get("build", "ok") == "ok" and not result["build"]["ok"]:
+        problems.append("did not build: " + result["build"]["log"][-300:])
+    share = lambda part: scores.get(part, 0) / rubric[part] if rubric.get(part) else None  # noqa: E731
+    c = share("correctness")
+    want = expect.get("correctness")
+    if want == "full" and c != 1 or want == "zero" and c != 0 or want == "not-full" and c == 1:
+        problems.append(f"correctness {scores.get('correctness')} of {rubric.get('correctness')}, expected {want}")
+    p = share("performance")
+    want = expect.get("performance", "any")
+    if p is not None and (want == "full" and p != 1 or want == "zero" and p != 0 or want == "reduced" and p == 1):
+        problems.append(f"performance {scores.get('performance')} of {rubric.get('performance')}, expected {want}")
+    for tool, state in expect.get("safety", {}).items():
+        got = result.get("sanitizer", {}).get(tool)
+        if got is None:
+            problems.append(f"{tool} did not run")
+        elif got["clean"] != (state == "clean"):
+            problems.append(f"{tool}: {'clean' if got['clean'] else 'dirty'}, expected {state}")
+    runs = " ".join(row["run"] for row in result.get("cases", []))
+    if expect.get("runs") == "timeouts" and "time limit" not in runs:
+        problems.append("no case hit the time limit")
+    if expect.get("runs") == "crashes" and "crashed" not in runs:
+        problems.append("no case crashed")
+    return problems

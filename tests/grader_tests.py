@@ -1,0 +1,132 @@
+"""The grader's own tests. Without a GPU: the scoring arithmetic, Gradescope's JSON, time limits,
+archives, and lab 0 (a CPU lab) graded end to end: its solution gets full marks, its skeleton no
+correctness points, and every known-bad submission loses exactly what its description says.
+With a GPU (make test-gpu): the same for the GPU labs' solutions, skeletons and known-bad sets."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+from testkit import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "grading"))
+from convlab_grader import known_bad, report, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import spec as specs  # noqa: E402
+
+GRADE = os.path.join(ROOT, "grading", "grade")
+
+
+def scoring_arithmetic():
+    f = scoring.performance_fraction
+    assert f(0.5, 1.2, 3.0) == 1.0 and f(1.2, 1.2, 3.0) == 1.0, "within the slack: all the points"
+    assert abs(f(2.1, 1.2, 3.0) - 0.5) < 1e-12, "half way down the line: half the points"
+    assert f(3.0, 1.2, 3.0) == 0.0 and f(50, 1.2, 3.0) == 0.0 and f(None, 1.2, 3.0) == 0.0
+    assert scoring.correctness_points(3, 4, 20) == 15 and scoring.correctness_points(0, 0, 20) == 0
+    for lab in range(5):
+        spec = specs.load(lab)
+        assert specs.max_score(spec) + spec["rubric"].get("manual", 0) == 100, f"lab {lab}'s rubric does not add to 100"
+
+
+def gradescope_json():
+    result = {"student": "s", "lab": 3, "score": 70.5, "max_score": 100, "manual": 0, "missing": [], "ignored": [],
+              "build": {"ok": True, "log": ""}, "cases": [], "deductions": [],
+              "variants": {"tiled": {"passed": 20, "total": 24, "first_failure": "case 3: wrong", "points": 55, "score": 45.83}},
+              "performance": {"cases": [{"args": "x", "ratio": 1.5, "fraction": 0.83, "problem": None, "submission_ms": 1.5, "reference_ms": 1.0}], "fraction": 0.833},
+              "sanitizer": {"memcheck": {"points": 6, "clean": True, "run": "exit status 0", "findings": []}},
+              "scores": {"correctness": 45.83, "performance": 24.99, "safety": 0.0},
+              "rubric": {"correctness": 55, "performance": 30, "safety": 15}}
+    doc = json.loads(json.dumps(report.gradescope(result)))
+    assert doc["score"] == 70.5 and isinstance(doc["tests"], list), doc
+    assert sum(t["max_score"] for t in doc["tests"]) == 100, doc["tests"]
+    for t in doc["tests"]:
+        assert set(t) >= {"name", "score", "max_score", "output", "visibility"}, t
+    assert "20 of 24" in doc["tests"][0]["output"]
+
+
+def time_limit_kills_the_whole_group():
+    iso = sandbox.Isolation()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o777)
+        started = time.time()
+        out = sandbox.run(iso, ["sh", "-c", "sleep 60 & sleep 60"], tmp, 1)
+        assert out.timed_out and time.time() - started < 10, out.describe()
+        # The background sleep is gone too: nothing of the process group outlives the limit.
+        left = subprocess.run(["pgrep", "-f", "sleep 60"], capture_output=True, text=True).stdout.split()
+        assert not left, f"left running: {left}"
+        crash = sandbox.run(iso, ["sh", "-c", "kill -SEGV $$"], tmp, 10)
+        assert crash.crashed and "SIGSEGV" in crash.describe(), crash.describe()
+
+
+def archives_are_read_safely():
+    spec = specs.load(3)
+    with tempfile.TemporaryDirectory() as tmp:
+        good = os.path.join(tmp, "alice.zip")
+        with zipfile.ZipFile(good, "w") as z:
+            z.writestr("alice-lab3/src/conv2d_tiled.cu", "// mine\n")
+            z.writestr("alice-lab3/notes.txt", "hello")
+        tree = submission.unpack(good, os.path.join(tmp, "a"))
+        found, missing, ignored = submission.find_student_files(tree, spec["student_files"])
+        assert found == {"labs/lab3/conv2d_tiled.cu": "alice-lab3/src/conv2d_tiled.cu"} and not missing, found
+        assert ignored == ["alice-lab3/notes.txt"], ignored
+        evil = os.path.join(tmp, "mallory.zip")
+        with zipfile.ZipFile(evil, "w") as z:
+            z.writestr("../../escape.cu", "x")
+        try:
+            submission.unpack(evil, os.path.join(tmp, "m"))
+            raise AssertionError("an archive member with '..' was accepted")
+        except submission.SubmissionError:
+            pass
+        assert not os.path.exists(os.path.join(tmp, "..", "escape.cu"))
+
+
+def grade_batch(lab, extra_args=()):
+    """Grades the lab's solution, skeleton and every known-bad submission in one command."""
+    spec = specs.load(lab)
+    bad = known_bad.load(lab)
+    with tempfile.TemporaryDirectory() as tmp:
+        batch = os.path.join(tmp, "batch")
+        for entry in bad:
+            known_bad.materialize(lab, entry, os.path.join(batch, entry["name"]))
+        for flavour in ("solutions", "labs"):
+            dest = os.path.join(batch, "reference-solution" if flavour == "solutions" else "untouched-skeleton")
+            os.makedirs(dest)
+            for path in spec["student_files"]:
+                shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
+        out = os.path.join(tmp, "results.json")
+        done = subprocess.run([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(tmp, "book.csv"),
+                               "--jobs", "4", *extra_args], capture_output=True, text=True, timeout=5400)
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        with open(out) as f:
+            results = {r["student"]: r for r in json.load(f)["results"]}
+        assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
+    problems = []
+    solution = results["reference-solution"]
+    if solution["score"] != solution["max_score"]:
+        problems.append(f"the reference solution got {solution['score']} of {solution['max_score']}: {solution['scores']}")
+    if results["untouched-skeleton"]["scores"]["correctness"] != 0:
+        problems.append(f"the skeleton got correctness points: {results['untouched-skeleton']['scores']}")
+    caught = 0
+    for entry in bad:
+        wrong = known_bad.verdict_problems(entry, results[entry["name"]])
+        problems += [f"{entry['name']} ({entry['description']}): {w}" for w in wrong]
+        caught += not wrong
+    assert not problems, "\n".join(problems)
+    return f"{caught} of {len(bad)} known-bad submissions concluded as described"
+
+
+def register(results):
+    results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
+    results.run("grader: Gradescope results.json", gradescope_json)
+    results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
+    results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
+    results.run("grader: lab 0 batch: solution full marks, skeleton none, every known-bad as described", grade_batch, 0)
+
+
+def register_gpu(results):
+    for lab in (3,):
+        results.run(f"grader GPU: lab {lab} batch: solution full marks, skeleton none, every known-bad as described",
+                    grade_batch, lab)
