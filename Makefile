@@ -137,7 +137,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean dist-student no-solutions \
+.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
         debug sass sanitize profile
 
 help:
@@ -156,6 +156,7 @@ help:
 	@echo "  make sanitize LAB=n    compute-sanitizer memcheck, racecheck and synccheck on a multi-block case"
 	@echo "  make sass LAB=n        the machine code of ./labN's kernels (cuobjdump)"
 	@echo "  make profile LAB=n     Nsight Compute on one run of each kernel"
+	@echo "  make grade LAB=n SUBMISSIONS=dir   grade students' work (handouts/instructor-guide.md)"
 	@echo "  make dist-student      dist/convlab-student.tar.gz: the release for students (no solutions, grading or tests)"
 	@echo "  make clean             remove build/, dist/ and the ./labN programs"
 	@echo
@@ -189,6 +190,17 @@ test-gpu: | deps-build
 
 no-solutions:
 	@echo "convlab: make $(MAKECMDGOALS) runs the reference solutions, which a student release does not have"; exit 1
+
+# Grading (handouts/instructor-guide.md): make grade LAB=3 SUBMISSIONS=folder ARGS='--gradebook lab3.csv'
+SUBMISSIONS ?=
+grade:
+	$(CHECK_LAB)
+	$(if $(wildcard grading/grade),,$(error this copy has no grading/ (a student release)))
+	grading/grade --lab $(LAB) $(SUBMISSIONS) $(ARGS)
+
+# The grader's GPU self-test: lab 3's solution, skeleton and known-bad batch (tens of minutes).
+test-grader-gpu: | deps-build
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu,$(NO_TESTS))
 
 # The student release: dist/convlab-student.tar.gz (common/tools/dist-student.sh says what it leaves out).
 dist-student:

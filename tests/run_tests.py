@@ -57,8 +57,15 @@ def builds(results):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gpu-only", action="store_true", help="the GPU suite alone; fails without a GPU")
+    parser.add_argument("--grader-gpu", action="store_true", help="the grader's GPU self-test alone (make test-grader-gpu)")
     args = parser.parse_args()
     results = Results()
+    if args.grader_gpu:
+        if not gpu_available():
+            results.record("grader GPU self-test", "fail", "no usable CUDA device")
+            main_exit(results)
+        grader_tests.register_gpu(results)
+        main_exit(results)
     if args.gpu_only:
         builds(results)
         if not gpu_available():

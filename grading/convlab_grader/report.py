@@ -31,6 +31,8 @@ def text_report(r):
     for tool, t in r.get("sanitizer", {}).items():
         lines.append(f"sanitizer    {tool}: " + ("clean" if t["clean"] else f"NOT clean ({t['run']})"))
         lines += [f"    {f}" for f in t["findings"]]
+    if r.get("seconds"):
+        lines.append("graded in " + ", ".join(f"{k} {v:g} s" for k, v in r["seconds"].items()))
     if r.get("deductions"):
         lines += ["", "deductions:"] + [f"  - {d}" for d in r["deductions"]]
     return "\n".join(lines) + "\n"
