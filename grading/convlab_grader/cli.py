@@ -4,6 +4,7 @@ import concurrent.futures
 import csv
 import os
 import secrets
+import shutil
 import sys
 import tempfile
 
@@ -98,6 +99,5 @@ def main(argv=None):
         for r in results:
             print(f"{r['student']:24s} {r['score']:6g} / {r['max_score']:g}")
     if not args.work:
-        import shutil
         shutil.rmtree(work, ignore_errors=True)
     return 0

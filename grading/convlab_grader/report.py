@@ -2,6 +2,7 @@
 results.json, and a gradebook CSV."""
 import csv
 import json
+import os
 
 
 def text_report(r):
@@ -79,5 +80,4 @@ def write_json(path, doc):
 
 
 def _publish(path):
-    import os
     os.replace(path + ".partial", path)  # a half-written file is never seen
