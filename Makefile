@@ -83,7 +83,7 @@ build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
 # ---- labs: labs/labN/main.cpp and labs/labN/driver/ are the fixed driver; every other source in
 # ---- labs/labN is a student file, and solutions/labN/ holds the same names completed.
 LABS := $(sort $(patsubst labs/lab%/main.cpp,%,$(wildcard labs/lab*/main.cpp)))
-link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(EXTRA_LDLIBS)
+link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS) $(EXTRA_LDLIBS)
 
 # labs/labN/uses names files of earlier labs this lab links (one per line, e.g. lab1/conv2d_naive.cu):
 # the student build links the student's own, the solution build the solution's.

@@ -8,6 +8,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
+#include "common/text_table.hpp"
 
 namespace convlab {
 
@@ -70,11 +71,6 @@ size_t env_memory_limit() {
     return size_t(value);
 }
 
-std::string gib(size_t bytes) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f GiB", double(bytes) / double(1ull << 30));
-    return buffer;
-}
 
 // Reads a buffer twice the L2's size, so the L2 holds only clean lines of it afterwards: nothing
 // of the timed kernel's data, and no dirty lines whose write-back would be charged to it (a
@@ -145,8 +141,8 @@ void GpuSession::load_image(const Image& image, Border border, int max_mask_size
     free_bytes = std::min(free_bytes, env_memory_limit());
     if (needed > free_bytes)
         throw InputError("the " + std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
-                         std::to_string(image.channels) + " image needs " + gib(needed) + " of device memory, " +
-                         gib(free_bytes) + " is free; accepted: a smaller --size or --tile-to");
+                         std::to_string(image.channels) + " image needs " + format_gib(needed) + " of device memory, " +
+                         format_gib(free_bytes) + " is free; accepted: a smaller --size or --tile-to");
     impl_->in = DeviceBuffer<uint8_t>(n);
     impl_->out = DeviceBuffer<float>(n);
     impl_->mask = DeviceBuffer<float>(mask_floats);

@@ -19,6 +19,8 @@ std::string format_sig3(double value) {
     return format_fixed(value, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : 4);
 }
 
+std::string format_gib(size_t bytes) { return format_fixed(double(bytes) / double(size_t(1) << 30), 2) + " GiB"; }
+
 std::string render_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
                          bool markdown) {
     std::vector<size_t> width(columns.size());

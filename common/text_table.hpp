@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
 // Aligned plain-text and Markdown tables, and the number formats every report uses.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@ namespace convlab {
 std::string format_fixed(double value, int decimals);
 // Decimals that keep three significant figures for typical magnitudes.
 std::string format_sig3(double value);
+// Bytes as "1.25 GiB", for memory messages.
+std::string format_gib(size_t bytes);
 
 struct TableColumn {
     std::string header;

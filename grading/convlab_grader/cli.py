@@ -25,10 +25,18 @@ def submissions_from(paths, roster, lab_spec):
         if os.path.isdir(path) and is_batch(path, lab_spec):
             for entry in sorted(os.listdir(path)):
                 if not entry.startswith("."):
-                    found.append((entry.split(".")[0], os.path.join(path, entry)))
+                    found.append((student_name(entry), os.path.join(path, entry)))
         else:
-            found.append((os.path.basename(os.path.normpath(path)).split(".")[0], path))
+            found.append((student_name(os.path.basename(os.path.normpath(path))), path))
     return found
+
+
+def student_name(entry):
+    """alice.smith.tar.gz -> alice.smith: the entry's name without an archive suffix."""
+    for suffix in (".tar.gz", ".tgz", ".tar", ".zip"):
+        if entry.endswith(suffix):
+            return entry[: -len(suffix)]
+    return entry
 
 
 def is_batch(folder, lab_spec):

@@ -101,8 +101,7 @@ class Session:
             self.isolation.hand_over(out)
             args = cases.input_args(case) + self.spec.get("extra_args", [])
             if timeouts >= MAX_TIMEOUTS:  # a hang costs a few limits, not one per case
-                ran = sandbox.Outcome(-9, "", "", 0.0, True)
-                ran.describe = lambda: f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit"
+                ran = sandbox.Outcome.not_run(f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit")
             else:
                 ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
                                                    "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])

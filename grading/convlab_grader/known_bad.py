@@ -3,10 +3,9 @@ written as edits so that it stays one readable line of intent and follows the so
 changes. grading/known-bad/labN.json lists them with what the grader must conclude:
   correctness: "full" | "not-full" | "zero";  performance: "full" | "reduced" | "zero" | "any"
   build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case)."""
-import json
 import os
 
-from .spec import KIT
+from .spec import KIT, read_lab_file
 
 FOLDER = os.path.join(KIT, "grading", "known-bad")
 
@@ -16,11 +15,8 @@ class KnownBadError(Exception):
 
 
 def load(lab):
-    path = os.path.join(FOLDER, f"lab{lab}.json")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return json.load(f)["submissions"]
+    doc = read_lab_file(FOLDER, lab)
+    return doc["submissions"] if doc else []
 
 
 def materialize(lab, entry, dest):

@@ -50,40 +50,46 @@ class Isolation:
 
     def hand_over(self, path):
         """Makes a folder the submission's own, so that it can write there and nowhere else of ours."""
-        if not self.user:
-            return
-        for folder, dirs, files in os.walk(path):
-            os.chown(folder, *self.user)
-            for name in files:
-                os.chown(os.path.join(folder, name), *self.user)
-
+        if self.user:
+            _chown_tree(path, *self.user)
 
     def take_back(self, path):
         """After grading: the submission's folder becomes the grader's again, closed to the next one."""
-        if not self.user:
-            return
-        for folder, dirs, files in os.walk(path):
-            os.chown(folder, 0, 0)
-            for name in files:
-                full = os.path.join(folder, name)
-                if not os.path.islink(full):
-                    os.chown(full, 0, 0)
-        os.chmod(path, 0o700)
+        if self.user:
+            _chown_tree(path, 0, 0)
+            os.chmod(path, 0o700)
+
+
+def _chown_tree(path, uid, gid):
+    for folder, dirs, files in os.walk(path):
+        os.chown(folder, uid, gid)
+        for name in files:
+            full = os.path.join(folder, name)
+            if not os.path.islink(full):
+                os.chown(full, uid, gid)
 
 
 class Outcome:
-    def __init__(self, status, stdout, stderr, seconds, timed_out):
+    def __init__(self, status, stdout, stderr, seconds, timed_out, reason=None):
         self.status = status          # exit status; negative: killed by that signal
         self.stdout = stdout
         self.stderr = stderr
         self.seconds = seconds
         self.timed_out = timed_out
+        self.reason = reason          # why it was not run at all, or None
+
+    @classmethod
+    def not_run(cls, reason):
+        """A run the grader skipped; it counts as a timeout."""
+        return cls(-9, "", "", 0.0, True, reason)
 
     @property
     def crashed(self):
         return self.status < 0 and not self.timed_out
 
     def describe(self):
+        if self.reason:
+            return self.reason
         if self.timed_out:
             return f"killed after the {self.seconds:.0f} s time limit"
         if self.status < 0:

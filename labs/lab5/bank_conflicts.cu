@@ -8,7 +8,7 @@
 // Build and run:   make lab5 && ./lab5 --experiment banks
 #include "common/cuda_check.cuh"
 #include "common/errors.hpp"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_shared_stride_padded(const float* d_in, float* d_out, int blocks, int stride, int repeats) {
     // TODO(lab5): copy shared_stride_kernel from driver/given_kernels.cu and store each row of 32

@@ -12,7 +12,7 @@
 // Build and run:   make lab5 && ./lab5 --experiment memory,stride,offset
 #include "common/cuda_check.cuh"
 #include "common/errors.hpp"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_swap_read_swapped(const float* d_in, float* d_out, size_t n) {
     // TODO(lab5): a kernel where thread i reads in[i ^ 1] and writes out[i] (for odd n the last

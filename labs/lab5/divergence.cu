@@ -11,7 +11,7 @@
 // Build and run:   make lab5 && ./lab5 --experiment neighbours,direction,paths
 #include "common/cuda_check.cuh"
 #include "common/errors.hpp"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_neighbours_read_only(const float* d_in, float* d_out, size_t n) {
     // TODO(lab5): copy neighbours_branchy_kernel from driver/given_kernels.cu, load through

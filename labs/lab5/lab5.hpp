@@ -3,8 +3,8 @@
 // divergence.cu, block_config.cu and bank_conflicts.cu.
 //
 // Every launch function enqueues its kernel on the default stream and returns; it checks the
-// launch (CUDA_CHECK_LAUNCH) but does not synchronise. Every element index is a size_t: the
-// arrays are sized from the GPU's L2 cache and can pass 2^31 bytes.
+// launch (CUDA_CHECK_LAUNCH) but does not synchronise. Every element index is a size_t
+// (global_index() in lab5_device.cuh): --elements goes up to 2e9, close to int's limit.
 #pragma once
 #include <cstddef>
 

@@ -11,7 +11,7 @@
 //
 // Build and run:   make lab5 SOLUTION=1 && ./lab5 --experiment banks
 #include "common/cuda_check.cuh"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"
 
 namespace {
 
@@ -29,7 +29,7 @@ __global__ void shared_stride_padded_kernel(const float* in, float* out, int str
 #pragma unroll
         for (int m = 0; m < kSharedReads; ++m) sum += s[kPitch * m];
     }
-    out[blockIdx.x * size_t(blockDim.x) + threadIdx.x] = sum;
+    out[global_index()] = sum;
 }
 
 }  // namespace

@@ -11,14 +11,14 @@
 //
 // Build and run:   make lab5 SOLUTION=1 && ./lab5 --experiment memory,stride,offset
 #include "common/cuda_check.cuh"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"
 
 namespace {
 
 constexpr int kThreads = 256;
 
 __global__ void swap_read_swapped_kernel(const float* in, float* out, size_t n) {
-    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    const size_t i = global_index();
     if (i >= n) return;
     const size_t partner = i ^ 1;
     out[i] = in[partner < n ? partner : i];
@@ -27,7 +27,7 @@ __global__ void swap_read_swapped_kernel(const float* in, float* out, size_t n) 
 // __restrict__ and const promise that nothing writes `in` during the kernel, which is what makes
 // the read-only path legal; __ldg asks for it explicitly.
 __global__ void swap_read_only_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n) {
-    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    const size_t i = global_index();
     if (i >= n) return;
     const size_t partner = i ^ 1;
     out[i] = __ldg(in + (partner < n ? partner : i));

@@ -11,13 +11,11 @@
 //
 // Build and run:   make lab5 SOLUTION=1 && ./lab5 --experiment neighbours,direction,paths
 #include "common/cuda_check.cuh"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"
 
 namespace {
 
 constexpr int kThreads = 256;
-
-__device__ __forceinline__ size_t global_index() { return blockIdx.x * size_t(blockDim.x) + threadIdx.x; }
 
 __global__ void neighbours_read_only_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n) {
     const size_t i = global_index();

@@ -9,6 +9,7 @@
 #include "common/device_buffer.cuh"
 #include "common/errors.hpp"
 #include "common/rng.hpp"
+#include "common/text_table.hpp"
 #include "labs/lab5/driver/microbench.hpp"
 #include "labs/lab5/driver/references.hpp"
 #include "labs/lab5/lab5.hpp"
@@ -46,8 +47,6 @@ namespace {
 constexpr uint64_t kSeed = 5;
 constexpr int kSharedRepeats = 16;
 
-std::string gib(size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 4) + " GiB"; }
-
 // Multiples of 1/8 in [0, 157]: the boundaries 22, 67, 112 and 157 of experiment 3 occur exactly.
 float input_value(uint64_t index) { return float(int(convlab::unit_double(convlab::hash4(kSeed, index, 0, 0)) * 1257.0)) / 8.0f; }
 
@@ -64,10 +63,10 @@ std::function<const std::vector<T>&()> memo(std::function<std::vector<T>()> make
 std::string occupancy_note(int threads_per_block) {
     int blocks = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, add_one_kernel_address(), threads_per_block, 0));
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    int threads_per_sm = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
     const int warps_per_block = (threads_per_block + 31) / 32;
-    const double occupancy = 100.0 * blocks * warps_per_block / (prop.maxThreadsPerMultiProcessor / 32);
+    const double occupancy = 100.0 * blocks * warps_per_block / (threads_per_sm / 32);
     std::string note = "occupancy " + std::to_string(int(occupancy + 0.5)) + "% (" + std::to_string(blocks) + " blocks/SM)";
     if (threads_per_block % 32) note += "; " + std::to_string(threads_per_block % 32) + " of 32 lanes in the last warp";
     return note;
@@ -85,8 +84,8 @@ Workspace::Workspace(size_t n, const DeviceInfo& device) : impl_(new Impl) {
     size_t free_bytes = 0, total = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (needed > free_bytes)
-        throw convlab::InputError("--elements " + std::to_string(n) + " needs " + gib(needed) + " of device memory, " +
-                                  gib(free_bytes) + " is free; accepted: fewer --elements");
+        throw convlab::InputError("--elements " + std::to_string(n) + " needs " + convlab::format_gib(needed) + " of device memory, " +
+                                  convlab::format_gib(free_bytes) + " is free; accepted: fewer --elements");
     w.h_in.resize(n);
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < (long long)n; ++i) w.h_in[i] = input_value(uint64_t(i));

@@ -2,13 +2,11 @@
 // Read them: your variants in coalescing.cu, divergence.cu, block_config.cu and bank_conflicts.cu
 // start from these.
 #include "common/cuda_check.cuh"
-#include "labs/lab5/lab5.hpp"
+#include "labs/lab5/lab5_device.cuh"
 
 namespace {
 
 constexpr int kThreads = 256;
-
-__device__ __forceinline__ size_t global_index() { return blockIdx.x * size_t(blockDim.x) + threadIdx.x; }
 
 // ---- experiment 1 -----------------------------------------------------------------------------
 // A: a warp reads 32 consecutive floats; its writes land on the same 128 bytes, pairwise swapped.
@@ -105,7 +103,7 @@ __global__ void shared_stride_kernel(const float* in, float* out, int stride, in
 #pragma unroll
         for (int m = 0; m < kSharedReads; ++m) sum += s[32 * m];
     }
-    out[blockIdx.x * size_t(blockDim.x) + threadIdx.x] = sum;
+    out[global_index()] = sum;
 }
 
 }  // namespace
