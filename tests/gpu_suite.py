@@ -131,26 +131,29 @@ def sanitizer(n, tool):
 
 
 def tests(labs):
+    """Every GPU test as (name, fn, *args, alone): alone marks the runs that time at full size and
+    so must have the GPU and the CPU to themselves; the rest run side by side."""
     found = []
     for n in sorted(LABS):
         if n not in labs:
             continue
-        found += [(f"lab{n} GPU: solution passes at {s}, every border, 1 and 3 channels", shape_case, n, s) for s in LABS[n]["shapes"]]
+        found += [(f"lab{n} GPU: solution passes at {s}, every border, 1 and 3 channels", shape_case, n, s, False)
+                  for s in LABS[n]["shapes"]]
         found += [
-            (f"lab{n} GPU: solution passes at every mask size the lab takes", every_mask_size, n),
-            (f"lab{n} GPU: default timed run, every figure present", default_timed_run, n),
-            (f"lab{n} GPU: text, md, csv and json reports", formats, n),
-            (f"lab{n} GPU: untouched skeleton reports its variants not implemented", skeleton_fails_cleanly, n),
-            (f"lab{n} GPU: compute-sanitizer memcheck finds nothing", sanitizer, n, "memcheck"),
+            (f"lab{n} GPU: solution passes at every mask size the lab takes", every_mask_size, n, False),
+            (f"lab{n} GPU: default timed run, every figure present", default_timed_run, n, True),
+            (f"lab{n} GPU: text, md, csv and json reports", formats, n, False),
+            (f"lab{n} GPU: untouched skeleton reports its variants not implemented", skeleton_fails_cleanly, n, False),
+            (f"lab{n} GPU: compute-sanitizer memcheck finds nothing", sanitizer, n, "memcheck", False),
         ]
         if n == 4:
-            found.append((f"lab{n} GPU: solution passes on a large colour image", large_image, n))
+            found.append((f"lab{n} GPU: solution passes on a large colour image", large_image, n, False))
         if n >= 2:  # the labs with shared memory
-            found.append((f"lab{n} GPU: compute-sanitizer racecheck finds nothing", sanitizer, n, "racecheck"))
-            found.append((f"lab{n} GPU: compute-sanitizer synccheck finds nothing", sanitizer, n, "synccheck"))
+            found.append((f"lab{n} GPU: compute-sanitizer racecheck finds nothing", sanitizer, n, "racecheck", False))
+            found.append((f"lab{n} GPU: compute-sanitizer synccheck finds nothing", sanitizer, n, "synccheck", False))
     if 5 in labs:
         found += gpu_lab5.tests()
-    found.append(("GPU: an image too large for device memory is bad input", image_too_large_for_the_device))
+    found.append(("GPU: an image too large for device memory is bad input", image_too_large_for_the_device, False))
     return found
 
 
@@ -159,5 +162,7 @@ def names(labs):
 
 
 def register(results, labs):
-    for name, fn, *args in tests(labs):
+    found = tests(labs)
+    results.run_side_by_side([t[:-1] for t in found if not t[-1]])
+    for name, fn, *args in (t[:-1] for t in found if t[-1]):
         results.run(name, fn, *args)

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -13,12 +14,26 @@ class Skip(Exception):
     """Raised by a test that cannot run on this machine (no GPU, no compute-sanitizer...)."""
 
 
+def outcome_of(fn, *args):
+    """Runs one test; returns (outcome, detail, seconds). A broken test is a failed test, not a crashed runner."""
+    started = time.time()
+    try:
+        fn(*args)
+    except Skip as why:
+        return "skip", str(why), time.time() - started
+    except AssertionError as why:
+        return "fail", str(why) or "assertion failed", time.time() - started
+    except Exception as why:
+        return "fail", f"{type(why).__name__}: {why}", time.time() - started
+    return "pass", "", time.time() - started
+
+
 class Results:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
         self.failures = []
 
-    def record(self, name, outcome, detail=""):
+    def record(self, name, outcome, detail="", seconds=None):
         if outcome == "pass":
             self.passed += 1
         elif outcome == "skip":
@@ -28,21 +43,24 @@ class Results:
             self.failures.append(f"{name}: {detail}")
         mark = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL"}[outcome]
         line = f"{mark}  {name}"
+        if seconds is not None and seconds >= 1:
+            line += f"  [{seconds:.0f} s]"  # so a slow test shows itself
         if detail and outcome != "pass":
             line += f"  ({detail.splitlines()[0][:300]})" if outcome == "skip" else "\n      " + detail.replace("\n", "\n      ")
         print(line, flush=True)
 
     def run(self, name, fn, *args):
-        try:
-            fn(*args)
-        except Skip as why:
-            self.record(name, "skip", str(why))
-        except AssertionError as why:
-            self.record(name, "fail", str(why) or "assertion failed")
-        except Exception as why:  # a broken test is a failed test, not a crashed runner
-            self.record(name, "fail", f"{type(why).__name__}: {why}")
-        else:
-            self.record(name, "pass")
+        self.record(name, *outcome_of(fn, *args))
+
+    def run_side_by_side(self, tests, workers=None):
+        """Runs independent tests (name, fn, *args) at the same time and records them in their order.
+        For the GPU suite's check-only runs, whose time goes mostly to the CPU reference: on a 16-core
+        machine this is what keeps make test-gpu well inside a 10-minute slot."""
+        workers = workers or max(1, min(8, (os.cpu_count() or 2) // 2))
+        with ThreadPoolExecutor(workers) as pool:
+            started = [(name, pool.submit(outcome_of, fn, *args)) for name, fn, *args in tests]
+            for name, future in started:
+                self.record(name, *future.result())
 
     def skip_all(self, names, why):
         for name in names:
@@ -56,15 +74,14 @@ def run(cmd, timeout=300, env=None, cwd=ROOT):
     """Runs a command; returns (exit status, stdout, stderr). A signal shows as a negative status."""
     full_env = dict(os.environ)
     full_env.update(env or {})
-    started = time.time()
     proc = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
-    run.seconds = time.time() - started
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def make(target, timeout=1800):
-    status, out, err = run(["make", "--no-print-directory", "-j2", target], timeout=timeout)
-    assert status == 0, f"make {target} failed:\n{(out + err)[-3000:]}"
+def make(*targets, timeout=1800, keep_going=False):
+    jobs = f"-j{os.cpu_count() or 2}"
+    status, out, err = run(["make", "--no-print-directory", jobs, *(["-k"] if keep_going else []), *targets], timeout=timeout)
+    assert status == 0, f"make {' '.join(targets)} failed:\n{(out + err)[-3000:]}"
 
 
 def lab(binary, *args, env=None, timeout=300):
