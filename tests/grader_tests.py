@@ -104,9 +104,14 @@ def grade_batch(lab, extra_args=()):
             for path in spec["student_files"]:
                 shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
         out = os.path.join(tmp, "results.json")
+        started = time.time()
         done = subprocess.run([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(tmp, "book.csv"),
                                "--jobs", "4", *extra_args], capture_output=True, text=True, timeout=5400)
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        # The grader's own log says how long each submission took: the figure instructors plan by.
+        timings = [line for line in done.stderr.splitlines() if ": " in line and "/" in line and line.startswith("grade:   ")]
+        print(f"    lab {lab}: {len(bad) + 2} submissions graded in {time.time() - started:.0f} s\n" +
+              "\n".join("    " + line[len("grade: "):] for line in timings), flush=True)
         with open(out) as f:
             results = {r["student"]: r for r in json.load(f)["results"]}
         assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
@@ -121,8 +126,8 @@ def grade_batch(lab, extra_args=()):
         wrong = known_bad.verdict_problems(entry, results[entry["name"]])
         problems += [f"{entry['name']} ({entry['description']}): {w}" for w in wrong]
         caught += not wrong
+    print(f"    lab {lab}: {caught} of {len(bad)} known-bad submissions concluded as described", flush=True)
     assert not problems, "\n".join(problems)
-    return f"{caught} of {len(bad)} known-bad submissions concluded as described"
 
 
 def register(results):
@@ -133,7 +138,12 @@ def register(results):
     results.run("grader: lab 0 batch: solution full marks, skeleton none, every known-bad as described", grade_batch, 0)
 
 
-def register_gpu(results):
-    for lab in (3,):
+def gpu_labs():
+    """The GPU labs with known-bad submissions: the batches make test-grader-gpu grades."""
+    return [lab for lab in range(1, 10) if known_bad.load(lab)]
+
+
+def register_gpu(results, labs=None):
+    for lab in labs or gpu_labs():
         results.run(f"grader GPU: lab {lab} batch: solution full marks, skeleton none, every known-bad as described",
                     grade_batch, lab)

@@ -62,13 +62,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gpu-only", action="store_true", help="the GPU suite alone; fails without a GPU")
     parser.add_argument("--grader-gpu", action="store_true", help="the grader's GPU self-test alone (make test-grader-gpu)")
+    parser.add_argument("--lab", type=int, action="append", help="with --grader-gpu: this lab's batch only (repeatable)")
     args = parser.parse_args()
     results = Results()
     if args.grader_gpu:
         if not gpu_available():
             results.record("grader GPU self-test", "fail", "no usable CUDA device")
             main_exit(results)
-        grader_tests.register_gpu(results)
+        grader_tests.register_gpu(results, args.lab)
         main_exit(results)
     if args.gpu_only:
         builds(results)

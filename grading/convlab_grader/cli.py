@@ -7,6 +7,7 @@ import secrets
 import shutil
 import sys
 import tempfile
+import time
 
 from . import report, sandbox, spec as specs
 from .grader import Session
@@ -86,8 +87,10 @@ def main(argv=None):
     results = []
     for partial in prepared:
         log(f"grading {partial['student']}")
+        started = time.monotonic()
         results.append(session.grade(partial))
-        log(f"  {partial['student']}: {results[-1]['score']:g} / {results[-1]['max_score']:g}")
+        log(f"  {partial['student']}: {results[-1]['score']:g} / {results[-1]['max_score']:g} "
+            f"(graded in {time.monotonic() - started:.0f} s after its build)")
     for r in results:
         r["session_notes"] = session.notes
     if args.reports:
