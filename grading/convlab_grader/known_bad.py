@@ -5,6 +5,7 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case)."""
 import os
 
+from . import spec as specs
 from .spec import KIT, read_lab_file
 
 FOLDER = os.path.join(KIT, "grading", "known-bad")
@@ -20,13 +21,19 @@ def load(lab):
 
 
 def materialize(lab, entry, dest):
-    """Writes the known-bad submission's files into dest (a folder, one submission)."""
+    """Writes the known-bad submission into dest (a folder, one submission): every student file of
+    the lab, from the reference solution (or the skeleton, with "base": "skeleton"), with the
+    entry's edits applied to the files it names. A lab of several files needs them all: a file
+    left out would be graded as the untouched skeleton's."""
     os.makedirs(dest, exist_ok=True)
-    for path, edits in entry["files"].items():
+    unknown = set(entry["files"]) - set(specs.load(lab)["student_files"])
+    if unknown:
+        raise KnownBadError(f"lab {lab} known-bad '{entry['name']}' edits {sorted(unknown)}, which are not student files")
+    for path in specs.load(lab)["student_files"]:
         base = os.path.join(KIT, "labs" if entry.get("base") == "skeleton" else "solutions", os.path.relpath(path, "labs"))
         with open(base) as f:
             text = f.read()
-        for old, new in edits:
+        for old, new in entry["files"].get(path, []):
             if text.count(old) != 1:
                 raise KnownBadError(f"lab {lab} known-bad '{entry['name']}': {old!r} occurs {text.count(old)} times in "
                                     f"{os.path.relpath(base, KIT)}, not once: update the edit")
