@@ -90,6 +90,36 @@ def archives_are_read_safely():
         assert not os.path.exists(os.path.join(tmp, "..", "escape.cu"))
 
 
+def known_bad_sets_apply():
+    """Every known-bad entry of every lab applies to today's solution, carries all of the lab's
+    student files (a missing one would be graded as the skeleton's) and changes what it names."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for lab in range(10):
+            entries = known_bad.load(lab)
+            if not entries:
+                continue
+            spec = specs.load(lab)
+            for entry in entries:
+                dest = os.path.join(tmp, f"lab{lab}", entry["name"])
+                try:
+                    known_bad.materialize(lab, entry, dest)
+                except known_bad.KnownBadError as why:
+                    problems.append(str(why))
+                    continue
+                wanted = sorted(os.path.basename(f) for f in spec["student_files"])
+                if sorted(os.listdir(dest)) != wanted:
+                    problems.append(f"lab {lab} {entry['name']}: wrote {sorted(os.listdir(dest))}, not {wanted}")
+                for path in entry["files"]:
+                    with open(os.path.join(ROOT, "solutions", os.path.relpath(path, "labs"))) as f, \
+                            open(os.path.join(dest, os.path.basename(path))) as g:
+                        if f.read() == g.read():
+                            problems.append(f"lab {lab} {entry['name']}: {path} is the solution unchanged")
+                if not entry.get("description") or not entry.get("expect"):
+                    problems.append(f"lab {lab} {entry['name']}: no description or expect")
+    assert not problems, "\n".join(problems)
+
+
 def grade_batch(lab, extra_args=()):
     """Grades the lab's solution, skeleton and every known-bad submission in one command."""
     spec = specs.load(lab)
@@ -105,13 +135,19 @@ def grade_batch(lab, extra_args=()):
                 shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
         out = os.path.join(tmp, "results.json")
         started = time.time()
-        done = subprocess.run([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(tmp, "book.csv"),
-                               "--jobs", "4", *extra_args], capture_output=True, text=True, timeout=5400)
-        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-        # The grader's own log says how long each submission took: the figure instructors plan by.
-        timings = [line for line in done.stderr.splitlines() if ": " in line and "/" in line and line.startswith("grade:   ")]
-        print(f"    lab {lab}: {len(bad) + 2} submissions graded in {time.time() - started:.0f} s\n" +
-              "\n".join("    " + line[len("grade: "):] for line in timings), flush=True)
+        jobs = str(max(2, min(8, (os.cpu_count() or 2) // 2)))
+        with open(os.path.join(tmp, "stdout.txt"), "w+") as stdout:
+            grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(tmp, "book.csv"),
+                                        "--jobs", jobs, *extra_args], stdout=stdout, stderr=subprocess.PIPE, text=True)
+            log = []
+            for line in grading.stderr:  # each submission's score and grading time as it comes
+                log.append(line)
+                if line.startswith("grade:   "):
+                    print("    " + line[len("grade: "):].rstrip(), flush=True)
+            status = grading.wait()
+            stdout.seek(0)
+            assert status == 0, (stdout.read() + "".join(log))[-3000:]
+        print(f"    lab {lab}: {len(bad) + 2} submissions graded in {time.time() - started:.0f} s", flush=True)
         with open(out) as f:
             results = {r["student"]: r for r in json.load(f)["results"]}
         assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
@@ -135,6 +171,7 @@ def register(results):
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
+    results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)
     results.run("grader: lab 0 batch: solution full marks, skeleton none, every known-bad as described", grade_batch, 0)
 
 
