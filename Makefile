@@ -199,9 +199,9 @@ grade:
 	grading/grade --lab $(LAB) $(SUBMISSIONS) $(ARGS)
 
 # The grader's GPU self-test: each GPU lab's solution, skeleton and known-bad batch, in one
-# command (about 5 minutes a lab on an H100); LAB=n grades one lab's batch.
+# command (about 5 minutes a lab on an H100); LAB=n grades one lab's batch, PART=i/n a slice of it.
 test-grader-gpu: | deps-build
-	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)),$(NO_TESTS))
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)),$(NO_TESTS))
 
 # The student release: dist/convlab-student.tar.gz (common/tools/dist-student.sh says what it leaves out).
 dist-student:

@@ -63,13 +63,19 @@ def main():
     parser.add_argument("--gpu-only", action="store_true", help="the GPU suite alone; fails without a GPU")
     parser.add_argument("--grader-gpu", action="store_true", help="the grader's GPU self-test alone (make test-grader-gpu)")
     parser.add_argument("--lab", type=int, action="append", help="with --grader-gpu: this lab's batch only (repeatable)")
+    parser.add_argument("--part", default="1/1", help="with --grader-gpu: I/N grades the I-th of N slices of each batch")
     args = parser.parse_args()
     results = Results()
+    try:
+        part = tuple(int(x) for x in args.part.split("/"))
+        assert len(part) == 2 and 1 <= part[0] <= part[1]
+    except (ValueError, AssertionError):
+        parser.error(f"--part {args.part}: expected I/N with 1 <= I <= N")
     if args.grader_gpu:
         if not gpu_available():
             results.record("grader GPU self-test", "fail", "no usable CUDA device")
             main_exit(results)
-        grader_tests.register_gpu(results, args.lab)
+        grader_tests.register_gpu(results, args.lab, part)
         main_exit(results)
     if args.gpu_only:
         builds(results)
