@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "common/errors.hpp"
@@ -15,11 +16,11 @@ std::string raw_file_name(const std::string& variant) {
     return name + ".f32";
 }
 
-void write_raw_floats(const std::string& path, const std::vector<float>& values) {
+void write_raw_bytes(const std::string& path, const char* data, size_t bytes) {
     const std::string partial = path + ".partial";
     {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+        out.write(data, std::streamsize(bytes));
         if (!out) throw InputError("cannot write " + partial);
     }
     if (std::rename(partial.c_str(), path.c_str()) != 0) {
@@ -28,12 +29,23 @@ void write_raw_floats(const std::string& path, const std::vector<float>& values)
     }
 }
 
-std::vector<float> read_raw_floats(const std::string& path, size_t max_count) {
+void write_raw_floats(const std::string& path, const std::vector<float>& values) {
+    write_raw_bytes(path, reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+}
+
+std::vector<char> read_raw_bytes(const std::string& path, size_t max_bytes) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot open raw result " + path);
-    std::vector<float> values(max_count);
-    in.read(reinterpret_cast<char*>(values.data()), std::streamsize(max_count * sizeof(float)));
-    values.resize(size_t(in.gcount()) / sizeof(float));
+    std::vector<char> bytes(max_bytes);
+    in.read(bytes.data(), std::streamsize(max_bytes));
+    bytes.resize(size_t(in.gcount()));
+    return bytes;
+}
+
+std::vector<float> read_raw_floats(const std::string& path, size_t max_count) {
+    const std::vector<char> bytes = read_raw_bytes(path, max_count * sizeof(float));
+    std::vector<float> values(bytes.size() / sizeof(float));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
     return values;
 }
 

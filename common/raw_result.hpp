@@ -12,9 +12,12 @@ namespace convlab {
 std::string raw_file_name(const std::string& variant);
 
 // Writes through a temporary file and a rename, so a reader never sees half a result.
+void write_raw_bytes(const std::string& path, const char* data, size_t bytes);
 void write_raw_floats(const std::string& path, const std::vector<float>& values);
 
-// Reads whole floats, at most max_count of them. Throws InputError when the file cannot be read.
+// Reads at most max_bytes (whole floats, at most max_count), so that a huge file cannot exhaust
+// the reader's memory. Throws InputError when the file cannot be read.
+std::vector<char> read_raw_bytes(const std::string& path, size_t max_bytes);
 std::vector<float> read_raw_floats(const std::string& path, size_t max_count);
 
 }  // namespace convlab

@@ -137,7 +137,9 @@ LAB5_BAD_INPUT = {
     "elements not a number": (["--elements", "lots"], "not a whole number"),
     "unknown experiment": (["--experiment", "memory,warp-drive"], "accepted: memory,"),
     "unknown option": (["--frobnicate"], "--help"),
-    "bad summary format": (["--format", "json"], "accepted: text, md"),
+    "bad summary format": (["--format", "xml"], "accepted: text, md, json"),
+    "negative seed": (["--seed", "-3"], "is negative"),
+    "compare writing raw results": (["--compare", "in", "--raw-out", "out"], "drop --raw-out"),
     "bad Google Benchmark format": (["--benchmark_format=xml"], "accepted: console, json, csv"),
     "zero reps": (["--reps", "0"], "1 to 100000"),
 }

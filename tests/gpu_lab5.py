@@ -74,6 +74,42 @@ def skeleton_fails_cleanly():
         assert row and "PASS" in row[0], f"given variant {given}: {row}"
 
 
+def grading_modes():
+    """What the grader runs: --check-only --raw-out writes every variant's bytes, --compare (a
+    separate run, no kernel) passes them and fails a changed, a short or another seed's file;
+    the timed run's --format json gives each selected variant's median."""
+    args = ["--elements", "1003", "--seed", "77"]
+    with tempfile.TemporaryDirectory() as tmp:
+        status, out, err = lab("lab5-solution", *args, "--check-only", "--raw-out", tmp, "--format", "json")
+        assert status == 0, f"exit {status}\n{err[-2000:]}"
+        ran = json.loads(out)["results"]
+        assert ran and all(r["status"] == "pass" and r["kind"] == "gpu" for r in ran), ran
+        assert len(os.listdir(tmp)) == len(ran), sorted(os.listdir(tmp))
+        status, out, err = lab("lab5-solution", *args, "--compare", tmp, "--format", "json")
+        checked = json.loads(out)["results"]
+        assert status == 0 and len(checked) == len(ran) and all(r["status"] == "pass" and r["kind"] == "submitted" for r in checked), \
+            (status, checked, err)
+        swapped = os.path.join(tmp, "memory_B_read-swapped.f32")
+        with open(swapped, "r+b") as f:
+            f.seek(4 * 500)
+            f.write(b"\x00\x00\x80\x3d")  # 0.0625f: the inputs are multiples of 1/8, so no swap gives it
+        with open(os.path.join(tmp, "direction_B_branch-free.f32"), "r+b") as f:
+            f.truncate(4 * 1000)
+        status, out, err = lab("lab5-solution", *args, "--compare", tmp, "--format", "json")
+        verdicts = {r["variant"]: r for r in json.loads(out)["results"]}
+        assert status == 1, (status, err)
+        assert verdicts["memory_B_read-swapped"]["status"] == "fail", verdicts["memory_B_read-swapped"]
+        assert "bytes; expected" in verdicts["direction_B_branch-free"]["message"], verdicts["direction_B_branch-free"]
+        other_seed = ["--elements", "1003", "--seed", "78", "--compare", tmp, "--format", "json"]
+        status, out, err = lab("lab5-solution", *other_seed)
+        assert status == 1 and json.loads(out)["results"][0]["status"] == "fail", (status, out[:500])
+    status, out, err = lab("lab5-solution", "--elements", "100000", "--variant", "memory/B read-swapped,banks/B padded, stride 32",
+                           "--reps", "3", "--format", "json")
+    timed = json.loads(out)["results"]
+    assert status == 0 and [r["variant"] for r in timed] == ["memory/B read-swapped", "banks/B padded, stride 32"], (status, timed, err)
+    assert all(r["status"] == "pass" and r["time"]["median_ms"] > 0 for r in timed), timed
+
+
 def sanitizer(tool):
     if not shutil.which("compute-sanitizer"):
         raise Skip("compute-sanitizer is not installed")
@@ -95,6 +131,7 @@ def tests():
     found += [
         ("lab5 GPU: full-size run, Google Benchmark JSON, every sweep shows its effect", full_size_run_shows_the_effects, True),
         ("lab5 GPU: untouched skeleton reports every TODO not implemented, the given variants pass", skeleton_fails_cleanly, False),
+        ("lab5 GPU: the grader's modes: raw results, the trusted compare, the timed JSON", grading_modes, False),
         ("lab5 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck", False),
         ("lab5 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck", False),
     ]

@@ -26,7 +26,7 @@ def scoring_arithmetic():
     assert abs(f(2.1, 1.2, 3.0) - 0.5) < 1e-12, "half way down the line: half the points"
     assert f(3.0, 1.2, 3.0) == 0.0 and f(50, 1.2, 3.0) == 0.0 and f(None, 1.2, 3.0) == 0.0
     assert scoring.correctness_points(3, 4, 20) == 15 and scoring.correctness_points(0, 0, 20) == 0
-    for lab in range(5):
+    for lab in range(6):
         spec = specs.load(lab)
         assert specs.max_score(spec) + spec["rubric"].get("manual", 0) == 100, f"lab {lab}'s rubric does not add to 100"
 

@@ -6,6 +6,7 @@
 // --benchmark_out_format=json|csv, --benchmark_enable_random_interleaving=true.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cxxopts.hpp>
 #include <iostream>
 
@@ -17,6 +18,7 @@
 #include "common/report.hpp"
 #include "common/text_table.hpp"
 #include "labs/lab5/driver/bench_runner.hpp"
+#include "labs/lab5/driver/grading.hpp"
 #include "labs/lab5/driver/microbench.hpp"
 
 namespace {
@@ -30,7 +32,11 @@ struct Lab5Options {
     bool help = false;
     std::string help_text;
     long long elements = 0;  // 0: from the GPU's L2 size
+    uint64_t seed = lab5::kDefaultSeed;
     std::vector<std::string> experiments;
+    std::vector<std::string> variants;  // "experiment/variant"; all when empty
+    bool check_only = false;
+    std::string compare_dir;  // the grader's trusted check (labs/lab5/driver/grading.hpp)
     lab5::RunPlan plan;
 };
 
@@ -54,10 +60,15 @@ Lab5Options parse(int argc, char** argv) {
     parser.add_options()
         ("elements", "array length in floats (default: 8x the GPU's L2 cache)", cxxopts::value<std::string>())
         ("experiment", "comma-separated experiments to run (default: all): " + keys, cxxopts::value<std::string>())
+        ("variant", "comma-separated variants to run, as experiment/variant (default: all)", cxxopts::value<std::string>())
+        ("seed", "seed of the input values", cxxopts::value<std::string>()->default_value(std::to_string(lab5::kDefaultSeed)))
+        ("check-only", "run and check each variant once, no timing")
+        ("raw-out", "write each variant's first output as raw bytes into this folder (for the grader)", cxxopts::value<std::string>())
+        ("compare", "check the raw outputs in this folder against the CPU references; no kernel runs", cxxopts::value<std::string>())
         ("reps", "timed repetitions per variant (one launch each)", cxxopts::value<std::string>()->default_value("15"))
         ("warmup", "untimed launches before timing", cxxopts::value<std::string>()->default_value("2"))
         ("no-flush", "do not flush the L2 cache before each timed launch")
-        ("format", "the summary tables: text or md", cxxopts::value<std::string>()->default_value("text"))
+        ("format", "the summary: text, md, or json (the grader's results)", cxxopts::value<std::string>()->default_value("text"))
         ("h,help", "this help");
     // clang-format on
     parser.custom_help("[options] [--benchmark_...]");
@@ -90,16 +101,47 @@ Lab5Options parse(int argc, char** argv) {
             o.experiments.push_back(key);
         }
     }
+    if (args.count("variant")) o.variants = split_list(text("variant"));
+    const long long seed = parse_whole(text("seed"), "--seed");
+    if (seed < 0) throw InputError("--seed " + text("seed") + " is negative; accepted: a whole number >= 0");
+    o.seed = uint64_t(seed);
+    o.check_only = args.count("check-only") > 0;
+    if (args.count("raw-out")) o.plan.raw_dir = text("raw-out");
+    if (args.count("compare")) o.compare_dir = text("compare");
+    if (!o.compare_dir.empty() && !o.plan.raw_dir.empty()) throw InputError("--compare checks raw results; it writes none: drop --raw-out");
     o.plan.reps = parse_count(text("reps"), "--reps", 1, 100000);
     o.plan.warmup = parse_count(text("warmup"), "--warmup", 0, 100000);
     o.plan.flush_l2 = args.count("no-flush") == 0;
     const std::string format = text("format");
-    if (format != "text" && format != "md") throw InputError("--format " + format + " is not a format; accepted: text, md");
+    if (format != "text" && format != "md" && format != "json")
+        throw InputError("--format " + format + " is not a format; accepted: text, md, json");
     o.plan.markdown = format == "md";
+    o.plan.json = format == "json";
     return o;
 }
 
 std::string mib(double bytes) { return format_sig3(bytes / 1048576.0) + " MiB"; }
+
+// Only the variants named (experiment/variant), in the experiments' order; all when none are.
+std::vector<lab5::Experiment> selected_variants(std::vector<lab5::Experiment> experiments, const std::vector<std::string>& names) {
+    if (names.empty()) return experiments;
+    std::vector<std::string> known;
+    for (lab5::Experiment& e : experiments) {
+        std::vector<lab5::Variant> kept;
+        for (lab5::Variant& v : e.variants) {
+            known.push_back(lab5::qualified_name(e, v));
+            if (std::find(names.begin(), names.end(), known.back()) != names.end()) kept.push_back(std::move(v));
+        }
+        e.variants = std::move(kept);
+    }
+    for (const std::string& name : names)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            throw InputError("--variant '" + name + "' is not a variant of the experiments run; accepted: experiment/variant as in "
+                             "the tables, e.g. memory/B read-swapped");
+    experiments.erase(std::remove_if(experiments.begin(), experiments.end(), [](const lab5::Experiment& e) { return e.variants.empty(); }),
+                      experiments.end());
+    return experiments;
+}
 
 int run(int argc, char** argv) {
     const std::string gb_format = benchmark_format(argc, argv);
@@ -121,8 +163,11 @@ int run(int argc, char** argv) {
     GpuSession session;
     const DeviceInfo& device = session.info();
     const size_t n = options.elements ? size_t(options.elements) : lab5::default_elements(device);
-    lab5::Workspace workspace(n, device);
-    const auto experiments = lab5::make_experiments(workspace, device, session.copy_bandwidth_gbs(), options.experiments);
+    lab5::Workspace workspace(n, device, options.seed);
+    const auto experiments = selected_variants(lab5::make_experiments(workspace, device, session.copy_bandwidth_gbs(), options.experiments),
+                                               options.variants);
+    if (!options.compare_dir.empty()) return lab5::compare_raw(experiments, options.compare_dir, workspace.bytes(), options.plan.json, std::cout);
+    if (options.check_only) return lab5::check_only(experiments, session, options.plan.raw_dir, options.plan.json, std::cout);
 
     const double shared_peak = 32.0 * 4 * device.multiprocessors * device.sm_clock_mhz * 1e-3;
     const lab5::RunPlan& plan = options.plan;
@@ -132,7 +177,7 @@ int run(int argc, char** argv) {
         "Ceilings " + describe_ceilings(device, session.copy_bandwidth_gbs()) + "; shared memory " + format_fixed(shared_peak, 0) +
             " GB/s (32 banks x 4 B x " + std::to_string(device.multiprocessors) + " SMs x " + format_fixed(device.sm_clock_mhz, 0) + " MHz)",
         "Arrays   " + std::to_string(n) + " floats in and out (" + mib(4.0 * n) + " each; L2 cache " + mib(double(device.l2_bytes)) +
-            "), inputs k/8 in [0, 157] from seed 5",
+            "), inputs k/8 in [0, 157] from seed " + std::to_string(options.seed),
         "Timing   median of " + std::to_string(plan.reps) + " launches after " + std::to_string(plan.warmup) +
             " warm-ups (CUDA events through Google Benchmark's manual time" + (plan.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") +
             "); every variant checked before and after timing"};

@@ -11,7 +11,9 @@
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/stats.hpp"
+#include "common/raw_result.hpp"
 #include "common/text_table.hpp"
+#include "labs/lab5/driver/grading.hpp"
 
 namespace lab5 {
 
@@ -43,7 +45,7 @@ class Runner {
         if (o.status != "pending") return state.SkipWithError(o.message.c_str());
         try {
             if (o.calls == 1) {
-                first_check(v, o);
+                first_check(e, v, o);
                 if (o.status != "pending") return state.SkipWithError(o.message.c_str());
             }
             for (auto _ : state) {
@@ -52,7 +54,7 @@ class Runner {
                 o.samples_ms.push_back(ms);
             }
             if (o.calls == plan_.reps) {  // the output of the last timed launch is still there
-                const std::string wrong = v.check();
+                const std::string wrong = check(v);
                 o.status = wrong.empty() ? "pass" : "fail";
                 if (!wrong.empty()) o.message = "wrong after timing (but right before): " + wrong;
             }
@@ -66,13 +68,16 @@ class Runner {
     }
 
   private:
-    // Poisoned output, one launch, the check; then the untimed warm-ups.
-    void first_check(const Variant& v, Outcome& o) {
+    // Poisoned output, one launch, the check (and the raw result for the grader); then the
+    // untimed warm-ups.
+    void first_check(const Experiment& e, const Variant& v, Outcome& o) {
         session_.run([&] {
             v.poison();
             v.launch();
         });
-        const std::string wrong = v.check();
+        const std::vector<char> bytes = v.fetch();
+        if (!plan_.raw_dir.empty()) convlab::write_raw_bytes(raw_path(plan_.raw_dir, e, v), bytes.data(), bytes.size());
+        const std::string wrong = v.verify(bytes);
         if (!wrong.empty()) {
             o.status = "fail", o.message = wrong;
             return;
@@ -134,6 +139,31 @@ std::string render_experiment(const Experiment& e, const std::map<const Variant*
     return out.str();
 }
 
+// The header lines, one table per experiment, then the notes.
+void print_summary(const std::vector<Experiment>& experiments, const std::map<const Variant*, Outcome>& outcomes, const RunPlan& plan,
+                   const std::vector<std::string>& header, std::ostream& summary) {
+    for (const std::string& line : header) summary << (plan.markdown ? "- " : "") << line << "\n";
+    std::vector<std::string> notes;
+    for (const Experiment& e : experiments) summary << "\n" << render_experiment(e, outcomes, plan.markdown, notes);
+    if (!notes.empty()) summary << "\n";
+    for (const std::string& note : notes) summary << (plan.markdown ? "> " : "") << note << (plan.markdown ? "  " : "") << "\n";
+}
+
+// The grader's rows: each variant that ran, with its median when it passed.
+std::vector<GradedRow> graded_rows(const std::vector<Experiment>& experiments, const std::map<const Variant*, Outcome>& outcomes) {
+    std::vector<GradedRow> rows;
+    for (const Experiment& e : experiments)
+        for (const Variant& v : e.variants) {
+            const auto found = outcomes.find(&v);
+            if (found == outcomes.end()) continue;  // filtered out with --benchmark_filter
+            const Outcome& o = found->second;
+            GradedRow r{qualified_name(e, v), "gpu", o.status, o.message, std::nullopt};
+            if (o.status == "pass" && !o.samples_ms.empty()) r.time = convlab::summarize(o.samples_ms);
+            rows.push_back(r);
+        }
+    return rows;
+}
+
 }  // namespace
 
 int run_experiments(const std::vector<Experiment>& experiments, convlab::GpuSession& session, const RunPlan& plan,
@@ -154,11 +184,8 @@ int run_experiments(const std::vector<Experiment>& experiments, convlab::GpuSess
     const auto reporter = make_reporter(plan.benchmark_format, buffered);
     benchmark::RunSpecifiedBenchmarks(reporter.get());
 
-    for (const std::string& line : header) summary << (plan.markdown ? "- " : "") << line << "\n";
-    std::vector<std::string> notes;
-    for (const Experiment& e : experiments) summary << "\n" << render_experiment(e, outcomes, plan.markdown, notes);
-    if (!notes.empty()) summary << "\n";
-    for (const std::string& note : notes) summary << (plan.markdown ? "> " : "") << note << (plan.markdown ? "  " : "") << "\n";
+    if (plan.json) print_rows(graded_rows(experiments, outcomes), true, summary);
+    else print_summary(experiments, outcomes, plan, header, summary);
     if (!plan.benchmark_format.empty()) details << buffered.str();
 
     int status = convlab::kExitPass;

@@ -14,6 +14,8 @@ struct RunPlan {
     int reps = 15;
     bool flush_l2 = true;
     bool markdown = false;        // the summary as Markdown
+    bool json = false;            // the grader's JSON (grading.hpp) instead of the tables
+    std::string raw_dir;          // --raw-out: each variant's first output, for the grader's check
     std::string benchmark_format; // Google Benchmark's own report after the summary: "", console, json or csv
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
@@ -26,14 +27,10 @@ struct Workspace::Impl {
     DeviceBuffer<int> out_int;
     int shared_blocks = 0;
 
-    std::vector<float> fetch_floats() const {
-        std::vector<float> h(n);
-        out.copy_to_host(h.data());
-        return h;
-    }
-    std::vector<int> fetch_ints() const {
-        std::vector<int> h(n);
-        out_int.copy_to_host(h.data());
+    template <class T>
+    static std::vector<char> fetch_bytes(const DeviceBuffer<T>& buffer) {
+        std::vector<char> h(buffer.bytes());
+        buffer.copy_to_host(reinterpret_cast<T*>(h.data()));
         return h;
     }
     // All bits set is a NaN, and 0x7F7F7F7F is no direction sum: an element a variant skips fails.
@@ -44,11 +41,34 @@ struct Workspace::Impl {
 
 namespace {
 
-constexpr uint64_t kSeed = 5;
 constexpr int kSharedRepeats = 16;
 
 // Multiples of 1/8 in [0, 157]: the boundaries 22, 67, 112 and 157 of experiment 3 occur exactly.
-float input_value(uint64_t index) { return float(int(convlab::unit_double(convlab::hash4(kSeed, index, 0, 0)) * 1257.0)) / 8.0f; }
+float input_value(uint64_t seed, uint64_t index) {
+    return float(int(convlab::unit_double(convlab::hash4(seed, index, 0, 0)) * 1257.0)) / 8.0f;
+}
+
+// Raw output bytes as values of T, or why they cannot be: a result of the wrong length is wrong.
+template <class T>
+std::vector<T> values_of(const std::vector<char>& bytes, size_t count, std::string& why) {
+    if (bytes.size() != count * sizeof(T)) {
+        why = "the result holds " + std::to_string(bytes.size()) + " bytes; expected " + std::to_string(count * sizeof(T));
+        return {};
+    }
+    std::vector<T> values(count);
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    return values;
+}
+
+// "" when the bytes hold exactly the expected values (within rtol for floats).
+template <class T>
+std::string verify_bytes(const std::vector<char>& bytes, const std::vector<T>& expected, double rtol) {
+    std::string why;
+    const std::vector<T> got = values_of<T>(bytes, expected.size(), why);
+    if (!why.empty()) return why;
+    if constexpr (std::is_same_v<T, int>) return compare_outputs(got, expected);
+    else return compare_outputs(got, expected, rtol);
+}
 
 // A reference computed on first use and kept, for the experiments whose variants share one.
 template <class T>
@@ -74,10 +94,12 @@ std::string occupancy_note(int threads_per_block) {
 
 }  // namespace
 
-Workspace::Workspace(size_t n, const DeviceInfo& device) : impl_(new Impl) {
+Workspace::Workspace(size_t n, const DeviceInfo& device, uint64_t seed) : impl_(new Impl) {
     Impl& w = *impl_;
     w.n = n;
-    w.shared_blocks = 32 * device.multiprocessors;  // many waves: the block start-up is noise
+    // Many waves, so that the block start-up is noise; fewer for short arrays, so that a
+    // compute-sanitizer run (racecheck follows every shared-memory access) stays short.
+    w.shared_blocks = int(std::min<size_t>(size_t(32) * device.multiprocessors, std::max<size_t>(1, n / kSharedThreads)));
     const size_t shared_words = size_t(kSharedRows) * 32;
     const size_t needed = n * (2 * sizeof(float) + sizeof(int)) +
                           (shared_words + size_t(w.shared_blocks) * kSharedThreads) * sizeof(float);
@@ -88,9 +110,9 @@ Workspace::Workspace(size_t n, const DeviceInfo& device) : impl_(new Impl) {
                                   convlab::format_gib(free_bytes) + " is free; accepted: fewer --elements");
     w.h_in.resize(n);
 #pragma omp parallel for schedule(static)
-    for (long long i = 0; i < (long long)n; ++i) w.h_in[i] = input_value(uint64_t(i));
+    for (long long i = 0; i < (long long)n; ++i) w.h_in[i] = input_value(seed, uint64_t(i));
     w.h_shared_in.resize(shared_words);
-    for (size_t i = 0; i < shared_words; ++i) w.h_shared_in[i] = input_value(uint64_t(n) + i);
+    for (size_t i = 0; i < shared_words; ++i) w.h_shared_in[i] = input_value(seed, uint64_t(n) + i);
     w.in = DeviceBuffer<float>(n);
     w.out = DeviceBuffer<float>(n);
     w.out_int = DeviceBuffer<int>(n);
@@ -132,14 +154,14 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
     // A float variant of experiment `e`: launch, then compare the whole output with `expected`.
     auto float_variant = [&w](std::string name, std::function<void()> launch,
                               std::function<const std::vector<float>&()> expected, double work, double rtol = 0.0) {
-        return Variant{std::move(name), [&w] { w.poison_floats(); }, std::move(launch),
-                       [&w, expected, rtol] { return compare_outputs(w.fetch_floats(), expected(), rtol); }, work, ""};
+        return Variant{std::move(name), [&w] { w.poison_floats(); }, std::move(launch), [&w] { return Workspace::Impl::fetch_bytes(w.out); },
+                       [expected, rtol](const std::vector<char>& bytes) { return verify_bytes(bytes, expected(), rtol); }, work, ""};
     };
     // The sweeps' references differ per variant and are large: computed at each check, not kept.
     auto sweep_variant = [&w](std::string name, std::function<void()> launch, std::function<std::vector<float>()> expected,
                               double work) {
-        return Variant{std::move(name), [&w] { w.poison_floats(); }, std::move(launch),
-                       [&w, expected] { return compare_outputs(w.fetch_floats(), expected(), 0.0); }, work, ""};
+        return Variant{std::move(name), [&w] { w.poison_floats(); }, std::move(launch), [&w] { return Workspace::Impl::fetch_bytes(w.out); },
+                       [expected](const std::vector<char>& bytes) { return verify_bytes(bytes, expected(), 0.0); }, work, ""};
     };
 
     std::vector<Experiment> all;
@@ -190,8 +212,8 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
                      "byte model: 4 B read + 4 B written per element; % of the copy bandwidth", "GB/s", "copy", copy_gbs, {}};
         auto expected = memo<int>([&w] { return direction_reference(w.h_in); });
         auto int_variant = [&w, expected](std::string name, std::function<void()> launch, double work) {
-            return Variant{std::move(name), [&w] { w.poison_ints(); }, std::move(launch),
-                           [&w, expected] { return compare_outputs(w.fetch_ints(), expected()); }, work, ""};
+            return Variant{std::move(name), [&w] { w.poison_ints(); }, std::move(launch), [&w] { return Workspace::Impl::fetch_bytes(w.out_int); },
+                           [expected](const std::vector<char>& bytes) { return verify_bytes(bytes, expected(), 0.0); }, work, ""};
         };
         e.variants.push_back(int_variant("A nested-ifs", [=] { launch_direction_nested_ifs(in, out_int, n); }, copy_bytes));
         e.variants.push_back(int_variant("B branch-free", [=] { launch_direction_branch_free(in, out_int, n); }, copy_bytes));
@@ -242,12 +264,8 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
                 const std::string name = (padded ? "B padded, stride " : "A stride ") + std::to_string(stride);
                 auto launch = padded ? std::function<void()>([=] { launch_shared_stride_padded(s_in, s_out, blocks, stride, kSharedRepeats); })
                                      : std::function<void()>([=] { launch_shared_stride(s_in, s_out, blocks, stride, kSharedRepeats); });
-                e.variants.push_back(Variant{name, [&w] { w.poison_shared(); }, launch,
-                                             [&w, expected] {
-                                                 std::vector<float> got(w.shared_out.count());
-                                                 w.shared_out.copy_to_host(got.data());
-                                                 return compare_outputs(got, expected(), 0.0);
-                                             },
+                e.variants.push_back(Variant{name, [&w] { w.poison_shared(); }, launch, [&w] { return Workspace::Impl::fetch_bytes(w.shared_out); },
+                                             [expected](const std::vector<char>& got) { return verify_bytes(got, expected(), 0.0); },
                                              bytes, "expected conflict degree " + std::to_string(padded ? 1 : stride)});
             }
         all.push_back(std::move(e));

@@ -3,6 +3,7 @@
 // flops), so that the runner can time, check and tabulate any of them the same way.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,10 +17,14 @@ struct Variant {
     std::string name;                     // e.g. "B read-swapped"; the benchmark is key/name
     std::function<void()> poison;         // fills the output with values no variant writes
     std::function<void()> launch;         // enqueues the kernel; does not synchronise
-    std::function<std::string()> check;   // "" when the output is right, else what is wrong
+    std::function<std::vector<char>()> fetch;                      // the output's bytes, as the launch left them
+    std::function<std::string(const std::vector<char>&)> verify;   // "" when such bytes are right, else what is wrong
     double work = 0;                      // bytes (or flops) one launch moves, under the model
     std::string note;                     // e.g. the occupancy of this block size
 };
+
+// fetch and verify apart, so that the grader can check bytes another process wrote (grading.hpp).
+inline std::string check(const Variant& v) { return v.verify(v.fetch()); }
 
 struct Experiment {
     std::string key;          // "memory", "stride", ...: --experiment and the benchmark names use it
@@ -34,11 +39,14 @@ struct Experiment {
 // The experiment keys in the order they run.
 const std::vector<std::string>& experiment_keys();
 
+constexpr uint64_t kDefaultSeed = 5;
+
 // The device arrays every experiment shares: n floats in (seeded, values in [0, 157]), n floats
 // and n ints out, and the small arrays of experiment 5. Throws InputError when they do not fit.
 class Workspace {
   public:
-    Workspace(size_t n, const convlab::DeviceInfo& device);
+    // seed: where the input values come from (the grader draws a secret one; the default is 5).
+    Workspace(size_t n, const convlab::DeviceInfo& device, uint64_t seed = kDefaultSeed);
     ~Workspace();
     size_t elements() const;
     size_t bytes() const;  // device memory held
