@@ -1,5 +1,6 @@
 """Grading one lab for a list of submissions: the session (reference build, template, secret),
 then per submission: unpack, build, hidden cases, performance, sanitizer, score."""
+import concurrent.futures
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ from . import build, cases, sandbox, scoring, submission
 from .spec import KIT, max_score
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
+CASES_AT_ONCE = 4  # hidden cases run side by side (a spec's cases_at_once overrides)
 
 
 def raw_name(variant):
@@ -92,45 +94,20 @@ class Session:
 
     def _run_cases(self, result):
         variants = self.spec["variants"]
-        names = sorted({v["name"] for v in variants})
         tally = {v["label"]: {"passed": 0, "total": 0, "first_failure": None, "refused": 0} for v in variants}
         timeouts = 0
-        for index, case in enumerate(self.cases):
-            out = os.path.join(result["_folder"], f"case-{index}")
-            os.makedirs(out)
-            self.isolation.hand_over(out)
-            args = cases.input_args(case) + self.spec.get("extra_args", [])
+        # The cases check results, they time nothing: a wave of them runs side by side.
+        wave = max(1, int(self.spec.get("cases_at_once", CASES_AT_ONCE)))
+        for first in range(0, len(self.cases), wave):
+            indices = range(first, min(first + wave, len(self.cases)))
             if timeouts >= MAX_TIMEOUTS:  # a hang costs a few limits, not one per case
-                ran = sandbox.Outcome.not_run(f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit")
+                done = [(sandbox.Outcome.not_run(f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit"), {}) for _ in indices]
             else:
-                ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
-                                                   "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])
+                with concurrent.futures.ThreadPoolExecutor(max_workers=wave) as pool:
+                    done = list(pool.map(lambda index: self._run_case(result, index), indices))
+            for index, (ran, verdicts) in zip(indices, done):
                 timeouts += ran.timed_out
-            verdicts = self._compare(out, args)
-            # The right answers of a hidden case must not outlive it: a later submission could copy them.
-            shutil.rmtree(out, ignore_errors=True)
-            own = parse_json(ran.stdout) or {}
-            # A variant with a documented size limit earns the case by refusing it, which the
-            # program must say itself: a run that died, hung or wrote nothing refused nothing.
-            reported = own.get("results", []) if isinstance(own, dict) else []
-            skipped = {r.get("variant") for r in reported if isinstance(r, dict) and r.get("status") == "skipped"}
-            row = {"case": index, **{k: value for k, value in case.items() if k != "seed"}, "run": ran.describe(), "variants": {}}
-            for v in variants:
-                refused = v.get("max_k") and cases.mask_size(case["mask"]) > v["max_k"] and v["name"] in skipped
-                verdict = verdicts.get(raw_name(v["raw"]))
-                if verdict is None:
-                    verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
-                               else self._why_no_result(ran, own, v["name"])}
-                row["variants"][v["label"]] = verdict
-                t = tally[v["label"]]
-                t["total"] += 1
-                if refused:
-                    t["refused"] += 1
-                elif verdict["status"] == "pass":
-                    t["passed"] += 1
-                elif t["first_failure"] is None:
-                    t["first_failure"] = f"case {index} ({cases.describe(case)}): {verdict['status']}: {verdict['message']}"
-            result["cases"].append(row)
+                self._tally_case(result, tally, index, ran, verdicts)
         # Refusing a mask beyond the limit is right only for a variant that computes the rest:
         # a kernel that writes nothing useful must not score on the cases it is excused from.
         for t in tally.values():
@@ -140,6 +117,47 @@ class Session:
                 t["first_failure"] += f" (its {t['refused']} refused cases count only when the others pass)"
             del t["refused"]
         result["variants"] = tally
+
+    def _run_case(self, result, index):
+        """Runs hidden case `index` and checks its raw results; returns (outcome, verdicts)."""
+        case = self.cases[index]
+        out = os.path.join(result["_folder"], f"case-{index}")
+        os.makedirs(out)
+        self.isolation.hand_over(out)
+        args = cases.input_args(case) + self.spec.get("extra_args", [])
+        names = sorted({v["name"] for v in self.spec["variants"]})
+        ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
+                                           "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])
+        verdicts = self._compare(out, args)
+        # The right answers of a hidden case must not outlive it: a later submission could copy them.
+        shutil.rmtree(out, ignore_errors=True)
+        return ran, verdicts
+
+    def _tally_case(self, result, tally, index, ran, verdicts):
+        """Case `index`'s verdict for every graded variant, into the report and the tally."""
+        case = self.cases[index]
+        own = parse_json(ran.stdout) or {}
+        # A variant with a documented size limit earns the case by refusing it, which the
+        # program must say itself: a run that died, hung or wrote nothing refused nothing.
+        reported = own.get("results", []) if isinstance(own, dict) else []
+        skipped = {r.get("variant") for r in reported if isinstance(r, dict) and r.get("status") == "skipped"}
+        row = {"case": index, **{k: value for k, value in case.items() if k != "seed"}, "run": ran.describe(), "variants": {}}
+        for v in self.spec["variants"]:
+            refused = v.get("max_k") and cases.mask_size(case["mask"]) > v["max_k"] and v["name"] in skipped
+            verdict = verdicts.get(raw_name(v["raw"]))
+            if verdict is None:
+                verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
+                           else self._why_no_result(ran, own, v["name"])}
+            row["variants"][v["label"]] = verdict
+            t = tally[v["label"]]
+            t["total"] += 1
+            if refused:
+                t["refused"] += 1
+            elif verdict["status"] == "pass":
+                t["passed"] += 1
+            elif t["first_failure"] is None:
+                t["first_failure"] = f"case {index} ({cases.describe(case)}): {verdict['status']}: {verdict['message']}"
+        result["cases"].append(row)
 
     def _compare(self, out, args):
         """The trusted check: the reference solution's harness reads the raw results."""
@@ -221,8 +239,10 @@ class Session:
         return path
 
     def _sanitizer(self, result):
+        """Each compute-sanitizer tool on the spec's case; the tools run side by side."""
         s = self.spec["sanitizer"]
-        for tool, points in s["tools"].items():
+
+        def one_tool(tool):
             out = os.path.join(result["_folder"], f"sanitizer-{tool}")
             os.makedirs(out)
             self.isolation.hand_over(out)
@@ -234,8 +254,12 @@ class Session:
             clean = not ran.timed_out and not ran.crashed and ran.status != 99
             found = [line.strip() for line in text.splitlines() if line.startswith("========= ") and
                      ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
-            result["sanitizer"][tool] = {"points": points, "clean": clean,
-                                         "run": ran.describe(), "findings": found}
+            return {"points": s["tools"][tool], "clean": clean, "run": ran.describe(), "findings": found}
+
+        tools = list(s["tools"])
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(tools)) as pool:
+            for tool, verdict in zip(tools, pool.map(one_tool, tools)):
+                result["sanitizer"][tool] = verdict
 
     def _score(self, result):
         rubric = self.spec["rubric"]
