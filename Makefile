@@ -199,7 +199,7 @@ grade:
 	grading/grade --lab $(LAB) $(SUBMISSIONS) $(ARGS)
 
 # The grader's GPU self-test: each GPU lab's solution, skeleton and known-bad batch, in one
-# command (about 5 minutes a lab on an H100); LAB=n grades one lab's batch, PART=i/n a slice of it.
+# command (4 to over 10 minutes a lab on an H100); LAB=n grades one lab's batch, PART=i/n a slice.
 test-grader-gpu: | deps-build
 	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)),$(NO_TESTS))
 
