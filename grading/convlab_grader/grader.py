@@ -20,6 +20,12 @@ def raw_name(variant):
     return "".join(ch if ch.isalnum() or ch == "-" else "_" for ch in variant)
 
 
+def timed_args(perf):
+    """A timed case's arguments, "{cores}" replaced by this machine's core count (lab 0 is timed
+    at the machine's core count, as its handout says)."""
+    return [arg.replace("{cores}", str(os.cpu_count() or 1)) for arg in perf["args"]]
+
+
 def parse_json(text):
     try:
         return json.loads(text)
@@ -191,7 +197,7 @@ class Session:
             self.isolation.hand_over(out)
         # The image labs also time their CPU reference; one repetition is enough here (lab 5 has none).
         cpu = [] if "elements" in self.spec else ["--cpu-reps", str(perf.get("cpu_reps", 1))]
-        ran = sandbox.run(self.isolation, [binary, *perf["args"], "--variant", ",".join(perf["variants"]), "--reps",
+        ran = sandbox.run(self.isolation, [binary, *timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps",
                                            str(perf.get("reps", 15)), *cpu, "--format", "json", "--raw-out", out], out,
                           perf.get("time_limit_s", 300), contained=contained)
         doc = parse_json(ran.stdout) or {}
@@ -213,7 +219,7 @@ class Session:
                     break
                 out = os.path.join(result["_folder"], f"perf-{number}-{run}")
                 ran, times = self._timed_run(result["_binary"], out, perf, True)
-                verdicts = self._compare(out, perf["args"])
+                verdicts = self._compare(out, timed_args(perf))
                 right = {v for v, t in times.items() if verdicts.get(raw_name(v), {}).get("status") == "pass"}
                 if not right:
                     problem = f"no timed variant produced a right result ({ran.describe()})"
@@ -226,7 +232,7 @@ class Session:
             ratio = None if problem else statistics.median(sub_best) / statistics.median(ref_best)
             fraction = scoring.performance_fraction(ratio, self.spec["performance"]["slack"], self.spec["performance"]["zero_at"])
             fractions.append(fraction)
-            cases_done.append({"args": " ".join(perf["args"]), "submission_ms": statistics.median(sub_best) if sub_best else None,
+            cases_done.append({"args": " ".join(timed_args(perf)), "submission_ms": statistics.median(sub_best) if sub_best else None,
                                "reference_ms": statistics.median(ref_best) if ref_best else None, "ratio": ratio,
                                "fraction": fraction, "problem": problem})
         result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}
