@@ -90,8 +90,10 @@ int compare_raw(const std::vector<Experiment>& experiments, const std::string& d
             const std::string path = raw_path(dir, e, v);
             if (!std::filesystem::exists(path)) continue;  // a variant that wrote nothing: the grader says so
             GradedRow r{std::filesystem::path(path).stem().string(), "submitted", "pass", "", std::nullopt};
-            // One byte more than any output can hold: a longer file is wrong without being read whole.
-            r.message = v.verify(convlab::read_raw_bytes(path, max_bytes + 1));
+            // A file longer than any output is wrong without being read: it cannot exhaust memory.
+            const auto size = std::filesystem::file_size(path);
+            if (size > max_bytes) r.message = "the result holds " + std::to_string(size) + " bytes, more than any output of this run";
+            else r.message = v.verify(convlab::read_raw_bytes(path, size_t(size)));
             if (!r.message.empty()) r.status = "fail";
             rows.push_back(r);
         }
