@@ -26,10 +26,11 @@ def materialize(lab, entry, dest):
     entry's edits applied to the files it names. A lab of several files needs them all: a file
     left out would be graded as the untouched skeleton's."""
     os.makedirs(dest, exist_ok=True)
-    unknown = set(entry["files"]) - set(specs.load(lab)["student_files"])
+    student_files = specs.load(lab)["student_files"]
+    unknown = set(entry["files"]) - set(student_files)
     if unknown:
         raise KnownBadError(f"lab {lab} known-bad '{entry['name']}' edits {sorted(unknown)}, which are not student files")
-    for path in specs.load(lab)["student_files"]:
+    for path in student_files:
         base = os.path.join(KIT, "labs" if entry.get("base") == "skeleton" else "solutions", os.path.relpath(path, "labs"))
         with open(base) as f:
             text = f.read()

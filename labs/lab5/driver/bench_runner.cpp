@@ -11,7 +11,6 @@
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/stats.hpp"
-#include "common/raw_result.hpp"
 #include "common/text_table.hpp"
 #include "labs/lab5/driver/grading.hpp"
 
@@ -71,13 +70,7 @@ class Runner {
     // Poisoned output, one launch, the check (and the raw result for the grader); then the
     // untimed warm-ups.
     void first_check(const Experiment& e, const Variant& v, Outcome& o) {
-        session_.run([&] {
-            v.poison();
-            v.launch();
-        });
-        const std::vector<char> bytes = v.fetch();
-        if (!plan_.raw_dir.empty()) convlab::write_raw_bytes(raw_path(plan_.raw_dir, e, v), bytes.data(), bytes.size());
-        const std::string wrong = v.verify(bytes);
+        const std::string wrong = run_once_and_check(session_, e, v, plan_.raw_dir);
         if (!wrong.empty()) {
             o.status = "fail", o.message = wrong;
             return;

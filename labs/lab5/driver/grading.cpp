@@ -18,6 +18,16 @@ std::string raw_path(const std::string& dir, const Experiment& e, const Variant&
     return dir + "/" + convlab::raw_file_name(qualified_name(e, v));
 }
 
+std::string run_once_and_check(convlab::GpuSession& session, const Experiment& e, const Variant& v, const std::string& raw_dir) {
+    session.run([&] {
+        v.poison();
+        v.launch();
+    });
+    const std::vector<char> bytes = v.fetch();
+    if (!raw_dir.empty()) convlab::write_raw_bytes(raw_path(raw_dir, e, v), bytes.data(), bytes.size());
+    return v.verify(bytes);
+}
+
 void print_rows(const std::vector<GradedRow>& rows, bool json, std::ostream& out) {
     if (json) {
         nlohmann::json results = nlohmann::json::array();
@@ -62,13 +72,7 @@ int check_only(const std::vector<Experiment>& experiments, convlab::GpuSession& 
                 continue;
             }
             try {
-                session.run([&] {
-                    v.poison();
-                    v.launch();
-                });
-                const std::vector<char> bytes = v.fetch();
-                if (!raw_dir.empty()) convlab::write_raw_bytes(raw_path(raw_dir, e, v), bytes.data(), bytes.size());
-                r.message = v.verify(bytes);
+                r.message = run_once_and_check(session, e, v, raw_dir);
                 if (!r.message.empty()) r.status = "fail";
             } catch (const convlab::NotImplemented& what) {
                 r.status = "not-implemented", r.message = what.what();

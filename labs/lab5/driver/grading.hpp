@@ -29,6 +29,11 @@ struct GradedRow {
 std::string qualified_name(const Experiment& e, const Variant& v);  // "memory/B read-swapped"
 std::string raw_path(const std::string& dir, const Experiment& e, const Variant& v);
 
+// Poisons the output, launches once and checks what the variant wrote, writing those bytes to
+// raw_dir first when it is not empty: the first check of a timed run and of --check-only alike.
+// Returns "" when the output is right, else what is wrong.
+std::string run_once_and_check(convlab::GpuSession& session, const Experiment& e, const Variant& v, const std::string& raw_dir);
+
 // The JSON document ({"schema", "results"}) or the table.
 void print_rows(const std::vector<GradedRow>& rows, bool json, std::ostream& out);
 
