@@ -234,7 +234,9 @@ class Session:
             fractions.append(fraction)
             cases_done.append({"args": " ".join(timed_args(perf)), "submission_ms": statistics.median(sub_best) if sub_best else None,
                                "reference_ms": statistics.median(ref_best) if ref_best else None, "ratio": ratio,
-                               "fraction": fraction, "problem": problem})
+                               "fraction": fraction, "problem": problem,
+                               # every run, so that a reader (and the self-test) can see how noisy the machine was
+                               "submission_runs_ms": sub_best, "reference_runs_ms": ref_best})
         result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}
 
     def _private(self, name):
