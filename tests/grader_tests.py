@@ -14,7 +14,7 @@ import zipfile
 from testkit import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import known_bad, report, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import grader, known_bad, report, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -31,11 +31,36 @@ def scoring_arithmetic():
         assert specs.max_score(spec) + spec["rubric"].get("manual", 0) == 100, f"lab {lab}'s rubric does not add to 100"
 
 
+def spec_mistakes_are_refused():
+    """A spec whose points do not add up, or whose variant name --variant's list would split, is
+    refused with its file named, before any submission is graded."""
+    with open(os.path.join(specs.CASES, "lab5.json")) as f:
+        good = json.load(f)
+    comma = json.loads(json.dumps(good))
+    comma["variants"][0]["name"] = "banks/B padded, stride 1"
+    points = json.loads(json.dumps(good))
+    points["variants"][0]["points"] += 1
+    saved = specs.CASES
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            specs.CASES = tmp
+            for broken, why in ((comma, "has a comma"), (points, "points add to")):
+                with open(os.path.join(tmp, "lab5.json"), "w") as f:
+                    json.dump(broken, f)
+                try:
+                    specs.load(5)
+                    raise AssertionError(f"a spec that {why} was accepted")
+                except specs.SpecError as e:
+                    assert why in str(e) and "lab5.json" in str(e), str(e)
+    finally:
+        specs.CASES = saved
+
+
 def gradescope_json():
     result = {"student": "s", "lab": 3, "score": 70.5, "max_score": 100, "manual": 0, "missing": [], "ignored": [],
               "build": {"ok": True, "log": ""}, "cases": [], "deductions": [],
               "variants": {"tiled": {"passed": 20, "total": 24, "first_failure": "case 3: wrong", "points": 55, "score": 45.83}},
-              "performance": {"cases": [{"args": "x", "ratio": 1.5, "fraction": 0.83, "problem": None, "submission_ms": 1.5, "reference_ms": 1.0}], "fraction": 0.833},
+              "performance": {"cases": [{"args": "--size 4096", "variants": ["tiled"], "ratio": 1.5, "fraction": 0.83, "problem": None, "submission_ms": 1.5, "reference_ms": 1.0}], "fraction": 0.833},
               "sanitizer": {"memcheck": {"points": 6, "clean": True, "run": "exit status 0", "findings": []}},
               "scores": {"correctness": 45.83, "performance": 24.99, "safety": 0.0},
               "rubric": {"correctness": 55, "performance": 30, "safety": 15}}
@@ -45,6 +70,17 @@ def gradescope_json():
     for t in doc["tests"]:
         assert set(t) >= {"name", "score", "max_score", "output", "visibility"}, t
     assert "20 of 24" in doc["tests"][0]["output"]
+    assert "tiled at --size 4096: 1.50x" in doc["tests"][1]["output"], doc["tests"][1]
+
+
+def timed_cases_share_runs():
+    """Performance cases that differ only in the variants they time share a process per run;
+    any other difference keeps them apart."""
+    lab5 = specs.load(5)["performance"]["cases"]
+    assert grader.timing_groups(lab5) == [list(range(len(lab5)))], grader.timing_groups(lab5)
+    a = {"args": ["--size", "64"], "variants": ["x"], "requires": ["X"]}
+    cases = [a, dict(a, variants=["y"], requires=["Y"]), dict(a, args=["--size", "65"]), dict(a, reps=3)]
+    assert grader.timing_groups(cases) == [[0, 1], [2], [3]], grader.timing_groups(cases)
 
 
 def time_limit_kills_the_whole_group():
@@ -208,7 +244,9 @@ def results_of(path):
 
 def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
+    results.run("grader: a spec with a comma in a variant name or points that do not add up is refused", spec_mistakes_are_refused)
     results.run("grader: Gradescope results.json", gradescope_json)
+    results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)

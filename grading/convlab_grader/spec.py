@@ -32,6 +32,12 @@ def load(lab):
     for key in ("student_files", "variants", *recipe, "rubric", "time_limit_s"):
         if key not in spec:
             raise SpecError(f"{path}: missing '{key}'")
+    # The grader names the variants it runs in one comma-separated --variant list.
+    listed = [v["name"] for v in spec["variants"]] + spec.get("sanitizer", {}).get("variants", [])
+    listed += [name for case in spec.get("performance", {}).get("cases", []) for name in case["variants"]]
+    for name in listed:
+        if "," in name:
+            raise SpecError(f"{path}: variant '{name}' has a comma, which --variant's list cannot carry")
     correctness = sum(v["points"] for v in spec["variants"])
     if correctness != spec["rubric"]["correctness"]:
         raise SpecError(f"{path}: the variants' points add to {correctness}, the rubric says {spec['rubric']['correctness']}")

@@ -261,7 +261,7 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
         for (int stride : {1, 2, 4, 8, 16, 32})
             for (bool padded : {false, true}) {
                 auto expected = memo<float>([&w, blocks, stride] { return shared_stride_reference(w.h_shared_in, blocks, stride, kSharedRepeats); });
-                const std::string name = (padded ? "B padded, stride " : "A stride ") + std::to_string(stride);
+                const std::string name = (padded ? "B padded stride " : "A stride ") + std::to_string(stride);
                 auto launch = padded ? std::function<void()>([=] { launch_shared_stride_padded(s_in, s_out, blocks, stride, kSharedRepeats); })
                                      : std::function<void()>([=] { launch_shared_stride(s_in, s_out, blocks, stride, kSharedRepeats); });
                 e.variants.push_back(Variant{name, [&w] { w.poison_shared(); }, launch, [&w] { return Workspace::Impl::fetch_bytes(w.shared_out); },
