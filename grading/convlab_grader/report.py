@@ -24,10 +24,11 @@ def text_report(r):
     perf = r.get("performance")
     if perf:
         for c in perf["cases"]:
+            what = f"{timed_what(c)}: "
             if c["problem"]:
-                lines.append(f"performance  {c['args']}: {c['problem']}")
+                lines.append(f"performance  {what}{c['problem']}")
             else:
-                lines.append(f"performance  {c['args']}: {c['submission_ms']:.4g} ms against the reference's "
+                lines.append(f"performance  {what}{c['submission_ms']:.4g} ms against the reference's "
                              f"{c['reference_ms']:.4g} ms ({c['ratio']:.2f}x): {100 * c['fraction']:.0f}% of the points")
     for tool, t in r.get("sanitizer", {}).items():
         lines.append(f"sanitizer    {tool}: " + ("clean" if t["clean"] else f"NOT clean ({t['run']})"))
@@ -37,6 +38,11 @@ def text_report(r):
     if r.get("deductions"):
         lines += ["", "deductions:"] + [f"  - {d}" for d in r["deductions"]]
     return "\n".join(lines) + "\n"
+
+
+def timed_what(case):
+    """A performance case as the report names it: the variants it times (the best counts), at its arguments."""
+    return f"{' or '.join(case.get('variants', []))} at {case['args']}" if case.get("variants") else case["args"]
 
 
 def gradescope(r):
@@ -49,7 +55,8 @@ def gradescope(r):
                       "visibility": "visible"})
     if "performance" in r.get("scores", {}):
         perf = r.get("performance") or {"cases": []}
-        output = "\n".join(c["problem"] or f"{c['ratio']:.2f}x the reference's time" for c in perf["cases"]) or "not graded"
+        output = "\n".join(f"{timed_what(c)}: " + (c["problem"] or f"{c['ratio']:.2f}x the reference's time")
+                           for c in perf["cases"]) or "not graded"
         tests.append({"name": "performance", "score": r["scores"]["performance"], "max_score": r["rubric"]["performance"],
                       "output": output, "visibility": "visible"})
     if "safety" in r.get("scores", {}):
