@@ -1,7 +1,7 @@
 """The grader's own tests. Without a GPU: the scoring arithmetic, Gradescope's JSON, time limits,
 archives, and lab 0 (a CPU lab) graded end to end: its solution gets full marks, its skeleton no
 correctness points, and every known-bad submission loses exactly what its description says.
-With a GPU (make test-gpu): the same for the GPU labs' solutions, skeletons and known-bad sets."""
+With a GPU (make test-grader-gpu): the same for the GPU labs' solutions, skeletons and known-bad sets."""
 import json
 import os
 import shutil
@@ -186,8 +186,8 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
             status = grading.wait()
             stdout.seek(0)
             assert status == 0, (stdout.read() + "".join(log))[-3000:]
-        print(f"    lab {lab}: {len(results_of(out))} submissions graded in {time.time() - started:.0f} s", flush=True)
         results = results_of(out)
+        print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s", flush=True)
         assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
     problems = []
     if index == 1:

@@ -5,8 +5,8 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case)."""
 import os
 
-from . import spec as specs
 from .spec import KIT, read_lab_file
+from .spec import load as load_spec
 
 FOLDER = os.path.join(KIT, "grading", "known-bad")
 
@@ -26,7 +26,7 @@ def materialize(lab, entry, dest):
     entry's edits applied to the files it names. A lab of several files needs them all: a file
     left out would be graded as the untouched skeleton's."""
     os.makedirs(dest, exist_ok=True)
-    student_files = specs.load(lab)["student_files"]
+    student_files = load_spec(lab)["student_files"]
     unknown = set(entry["files"]) - set(student_files)
     if unknown:
         raise KnownBadError(f"lab {lab} known-bad '{entry['name']}' edits {sorted(unknown)}, which are not student files")
