@@ -43,12 +43,27 @@ else
   ARCH_DESCRIPTION := default list sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)) + PTX (no GPU detected)
 endif
 
+# ---- CUPTI ----------------------------------------------------------------------------------
+# CUPTI ships with the CUDA toolkit. The harness uses it to count the kernels an end-to-end
+# function launches (common/launch_counter.cu); without it the kit still builds and says it
+# cannot count. CUDA_HOME and CUPTI_LIB_DIR / CUPTI_INCLUDE override what is found.
+CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null))))
+CUPTI_LIB_DIR ?= $(firstword $(foreach d,extras/CUPTI/lib64 lib64 lib targets/x86_64-linux/lib targets/sbsa-linux/lib,$(if $(wildcard $(CUDA_HOME)/$(d)/libcupti.so),$(CUDA_HOME)/$(d))))
+CUPTI_INCLUDE ?= $(firstword $(foreach d,extras/CUPTI/include include targets/x86_64-linux/include targets/sbsa-linux/include,$(if $(wildcard $(CUDA_HOME)/$(d)/cupti.h),$(CUDA_HOME)/$(d))))
+ifneq ($(and $(CUPTI_LIB_DIR),$(CUPTI_INCLUDE)),)
+  CUPTI_CFLAGS := -I$(CUPTI_INCLUDE)
+  CUPTI_LDLIBS := -L$(CUPTI_LIB_DIR) -lcupti -Xlinker -rpath=$(CUPTI_LIB_DIR)
+else
+  CUPTI_CFLAGS := -DCONVLAB_NO_CUPTI
+  CUPTI_LDLIBS :=
+endif
+
 # ---- flags ----------------------------------------------------------------------------------
 HOST_WARNINGS := -Wall -Wextra -Wno-missing-field-initializers
 CXXFLAGS := -std=c++17 $(OPT) -g $(HOST_WARNINGS) -fopenmp -ffp-contract=off -I. $(DEP_INCLUDES)
 NVCC_DEBUG ?=
-NVCCFLAGS := -std=c++17 $(OPT) $(if $(NVCC_DEBUG),$(NVCC_DEBUG),-lineinfo) $(GENCODE) -Xcompiler -fopenmp,-ffp-contract=off,-Wall,-Wextra,-Wno-missing-field-initializers -I. $(DEP_INCLUDES)
-LDLIBS := -Xcompiler -fopenmp
+NVCCFLAGS := -std=c++17 $(OPT) $(if $(NVCC_DEBUG),$(NVCC_DEBUG),-lineinfo) $(GENCODE) -Xcompiler -fopenmp,-ffp-contract=off,-Wall,-Wextra,-Wno-missing-field-initializers -I. $(DEP_INCLUDES) $(CUPTI_CFLAGS)
+LDLIBS := -Xcompiler -fopenmp $(CUPTI_LDLIBS)
 
 # Everything compiled depends on this stamp, rewritten only when the flags change, so a new
 # CUDA_ARCH or OPT rebuilds instead of linking stale objects. Header folders are left out: the

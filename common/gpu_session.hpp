@@ -2,6 +2,7 @@
 // The GPU side of a lab run, behind a plain C++ interface: the device and its ceilings, the
 // problem's device buffers, running a variant and timing it with CUDA events.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -43,16 +44,26 @@ class GpuSession {
     void load_mask(const Mask& mask);
     const ConvArgs& args() const;
 
+    // Replaces the input's pixels with make_random_image(width, height, channels, seed)'s, generated
+    // on the GPU (the grader's fresh input for each timed repetition).
+    void load_random_input(uint64_t seed);
+
     void poison_output();                // NaN in every output float
     void fetch_output(float* h_out) const;
 
     // Runs fn (which enqueues work on the default stream), then synchronises and checks for errors.
     void run(const std::function<void()>& fn);
     // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
-    // rep, poison the output (if asked) and flush the L2, both outside the timed region.
-    TimingStats time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep);
+    // run (warm-ups too), outside the timed region: before_rep(run number) if given, the output
+    // poisoned (if asked) and the L2 flushed.
+    TimingStats time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep,
+                     const std::function<void(int)>& before_rep = {});
     // One timed run of fn in milliseconds, after an L2 flush (if asked) outside the timed region.
-    double time_once(const std::function<void()>& fn, bool flush_l2);
+    // The events time the default stream; a host clock around the run and a device-wide
+    // synchronisation times everything fn started, whatever the stream. When the two disagree by
+    // more than launch overhead, fn did work the events cannot see, and the host clock's time is
+    // returned (*outside_stream set when given).
+    double time_once(const std::function<void()>& fn, bool flush_l2, bool* outside_stream = nullptr);
 
     // False once a sticky error (e.g. an illegal address) has ruined the context.
     bool healthy() const;

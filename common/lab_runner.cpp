@@ -14,6 +14,7 @@
 #include "common/gpu_session.hpp"
 #include "common/guarded_main.hpp"
 #include "common/lab.hpp"
+#include "common/launch_counter.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
 #include "common/reference.hpp"
@@ -182,6 +183,23 @@ class LabRun {
         r.message = "passed the first run but failed after timing (a race?): " + r.message;
     }
 
+    // After a variant's timed runs: check the last one's result again, unless each run had an
+    // input of its own (--fresh-input-each-rep: the grader checks the raw result against the
+    // last input); say when the GPU timing had to fall back to the host clock.
+    void after_timing(const Case& c, VariantResult& r, const std::vector<float>& out, TileShape tile) {
+        if (!options_.fresh_input) recheck_after_timing(r, check(c, out, tile));
+        if (r.time && r.time->host_clock_samples)
+            report_.notes.push_back("warning: " + r.name + ": in " + std::to_string(r.time->host_clock_samples) + " of " +
+                                    std::to_string(r.time->samples) +
+                                    " timed runs, GPU or CPU work ran outside the default stream the events time; those "
+                                    "runs are timed by the host clock around a device-wide synchronisation");
+    }
+
+    // --fresh-input-each-rep: the input of timed run number `rep` (warm-ups included).
+    Image fresh_input(int rep) const {
+        return make_random_image(image_.width, image_.height, image_.channels, options_.seed + 1 + uint64_t(rep));
+    }
+
     std::string picture_name(const std::string& name, const Mask& mask) const {
         return masks_.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
     }
@@ -214,15 +232,20 @@ class LabRun {
                 std::fill(out.begin(), out.end(), kPoison);
                 v.run(c.problem, out.data(), threads);
                 record_check(r, check(c, out, {}));
-                if (threads == counts.front()) write_raw(c, v.name, out);
-                if (r.status == "pass" && !options_.check_only) {
+                const bool timed = r.status == "pass" && !options_.check_only;
+                if (threads == counts.front() && !timed) write_raw(c, v.name, out);
+                if (timed) {
                     std::vector<double> samples;
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
+                        // --fresh-input-each-rep: a new input every time (generated outside the timing).
+                        const Image fresh = options_.fresh_input ? fresh_input(rep) : Image();
+                        const Problem problem = options_.fresh_input ? Problem{fresh, c.mask, options_.border} : c.problem;
                         std::fill(out.begin(), out.end(), kPoison);
-                        samples.push_back(time_cpu([&] { v.run(c.problem, out.data(), threads); }, 1).median_ms);
+                        samples.push_back(time_cpu([&] { v.run(problem, out.data(), threads); }, 1).median_ms);
                     }
                     r.time = summarize(samples);
-                    recheck_after_timing(r, check(c, out, {}));
+                    if (threads == counts.front()) write_raw(c, v.name, out);
+                    after_timing(c, r, out, {});
                 }
             } catch (const NotImplemented& e) {
                 r.status = "not-implemented";
@@ -245,12 +268,17 @@ class LabRun {
             session_->run([&] { v.launch(args); });
             session_->fetch_output(out.data());
             record_check(r, check(c, out, v.tile));
-            write_raw(c, v.name, out);
-            if (r.status == "pass" && !options_.check_only) {
+            const bool timed = r.status == "pass" && !options_.check_only;
+            if (!timed) write_raw(c, v.name, out);
+            if (timed) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
-                r.time = session_->time([&] { v.launch(args); }, plan, true);
+                std::function<void(int)> fresh;
+                if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(options_.seed + 1 + rep); };
+                r.time = session_->time([&] { v.launch(args); }, plan, true, fresh);
                 session_->fetch_output(out.data());
-                recheck_after_timing(r, check(c, out, v.tile));
+                write_raw(c, v.name, out);
+                if (options_.fresh_input) session_->load_random_input(options_.seed);  // the next variant's input
+                after_timing(c, r, out, v.tile);
             }
             if (r.status == "pass" && v.end_to_end) run_end_to_end(c, v, r);
         } catch (const NotImplemented& e) {
@@ -272,15 +300,26 @@ class LabRun {
     // The variant's own host code: allocate, copy in, launch, copy out, free; timed as a whole.
     void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
-        session_->run([&] { v.end_to_end(c.problem, out.data()); });
-        write_raw(c, v.name + "-end-to-end", out);
+        int launches = -1;  // unknown: CUPTI is missing or another tool holds it
+        {
+            const LaunchCounter counter;
+            session_->run([&] { v.end_to_end(c.problem, out.data()); });
+            if (counter.counting()) launches = counter.launches();
+        }
+        if (launches == 0) {  // right or not, a result computed on the CPU is not the lesson
+            r.status = "fail";
+            r.message = "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU";
+            return;
+        }
+        // A timed run with fresh inputs checks (and grades) the kernels only.
+        if (!options_.fresh_input) write_raw(c, v.name + "-end-to-end", out);
         const CheckResult result = check(c, out, v.tile);
         if (!result.passed) {
             record_check(r, result);
             r.message = "kernel passed, end-to-end version failed: " + r.message;
             return;
         }
-        if (options_.check_only) return;
+        if (options_.check_only || options_.fresh_input) return;
         const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
         r.end_to_end = session_->time([&] {
             std::fill(out.begin(), out.end(), kPoison);
@@ -289,7 +328,8 @@ class LabRun {
         recheck_after_timing(r, check(c, out, v.tile));
     }
 
-    // --raw-out: the first result exactly as the variant left it, for a checker in another process.
+    // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last
+    // timed run's), for a checker in another process.
     void write_raw(const Case& c, const std::string& name, const std::vector<float>& values) const {
         if (options_.raw_out_dir.empty()) return;
         write_raw_floats(options_.raw_out_dir + "/" + raw_file_name(picture_name(name, c.mask)), values);

@@ -107,7 +107,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>())
         ("h,help", "this help");
     parser.add_options("Grading")
-        ("raw-out", "write each variant's first result as raw float32 (VARIANT.f32, interleaved) into this existing folder", cxxopts::value<std::string>())
+        ("raw-out", "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with timing the last timed repetition's", cxxopts::value<std::string>())
+        ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number, so the last one's result is checked against --seed + warmup + reps")
         ("compare", "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant", cxxopts::value<std::string>());
     // clang-format on
     parser.custom_help("[options]");
@@ -168,6 +169,11 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     options.cpu_reps = parse_count(text("cpu-reps"), "--cpu-reps", 1, 100000);
     options.flush_l2 = args.count("no-flush") == 0;
     options.check_only = args.count("check-only") > 0;
+    options.fresh_input = args.count("fresh-input-each-rep") > 0;
+    if (options.fresh_input && options.image != "random")
+        throw InputError("--fresh-input-each-rep needs --image random (each repetition's input is generated from the seed)");
+    if (options.fresh_input && options.tile_width)
+        throw InputError("--fresh-input-each-rep does not take --tile-to (each repetition's input is generated whole)");
 
     const std::string format = text("format");
     if (format == "text") options.format = Format::Text;

@@ -206,7 +206,8 @@ std::string render_csv(const Report& report) {
 
 nlohmann::json timing_json(const std::optional<TimingStats>& t) {
     if (!t) return nullptr;
-    return {{"samples", t->samples}, {"median_ms", t->median_ms}, {"min_ms", t->min_ms}, {"cv", t->cv}};
+    return {{"samples", t->samples}, {"median_ms", t->median_ms}, {"min_ms", t->min_ms}, {"cv", t->cv},
+            {"host_clock_samples", t->host_clock_samples}};
 }
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }

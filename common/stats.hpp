@@ -13,6 +13,9 @@ struct TimingStats {
     double median_ms = 0;
     double min_ms = 0;
     double cv = 0;  // sample standard deviation / mean
+    // GPU timings: samples taken by the host clock because the variant's work ran outside the
+    // events' stream (another stream, or the CPU); see GpuSession::time_once.
+    int host_clock_samples = 0;
     bool noisy() const { return cv > kNoisyCv; }
 };
 

@@ -72,7 +72,7 @@ Image make_random_image(int width, int height, int channels, uint64_t seed) {
     Image image(width, height, channels);
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < (long long)image.elements(); ++i)
-        image.pixels[size_t(i)] = uint8_t(hash4(seed, 7, uint64_t(i), 0) >> 56);
+        image.pixels[size_t(i)] = random_pixel(seed, uint64_t(i));
     return image;
 }
 

@@ -96,6 +96,7 @@ def bad_input_cases(tmp):
         "negative size": (["--size=-4x4"], "1 to 32768"),
         "huge size": (["--size", "40000x40000"], "1 to 32768"),
         "2 channels": (["--channels", "2"], "1 or 3"),
+        "fresh input of a synthetic image": (["--fresh-input-each-rep"], "needs --image random"),
         "even mask": (["--mask", "box:4"], "odd size"),
         "zero mask": (["--mask", "gauss:0:1"], "odd size"),
         "mask larger than the lab allows": (["--mask", "box:33"], "1 to 31"),
@@ -187,6 +188,22 @@ def raw_results_and_trusted_compare():
             assert "floats; the image has" in doc["results"][-1]["message"], doc["results"][-1]
         status, out, err = lab("lab0-solution", *case, "--compare", os.path.join(tmp, "missing.f32"))
         assert status == 2 and "--compare" in err and not out.strip(), (status, out, err)
+
+
+def fresh_input_each_rep():
+    """--fresh-input-each-rep (the grader's timed runs): every timed run gets a new input, seed + 1
+    + its number, and the raw result is the last one's: it passes against seed + cpu-reps and
+    fails against the first input, so a replayed answer cannot pass."""
+    case = ["--size", "41x29", "--image", "random", "--mask", "random:5:3", "--border", "mirror"]
+    with tempfile.TemporaryDirectory() as tmp:
+        status, _, err = lab("lab0-solution", *case, "--seed", "20", "--cpu-reps", "3", "--threads", "2", "--variant", "openmp",
+                             "--fresh-input-each-rep", "--raw-out", tmp)
+        assert status == 0 and os.listdir(tmp) == ["openmp.f32"], (status, err, os.listdir(tmp))
+        raw = os.path.join(tmp, "openmp.f32")
+        doc = lab_json("lab0-solution", *case, "--seed", "23", "--check-only", "--compare", raw)
+        assert doc["results"][-1]["status"] == "pass", doc["results"][-1]
+        doc = lab_json("lab0-solution", *case, "--seed", "20", "--check-only", "--compare", raw, expect=1)
+        assert doc["results"][-1]["status"] == "fail", doc["results"][-1]
 
 
 def lab5_help():
@@ -289,6 +306,7 @@ def register(results, labs):
     results.run("bad input: one line, exit 2, nothing written (19 cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
+    results.run("--fresh-input-each-rep: a new input every timed run, the last one's result kept", fresh_input_each_rep)
     results.run("--out writes input, reference, results and differences", pictures_are_written)
     results.run("image files and --tile-to", image_file_input_and_tiling)
     results.run("make bench: Google Benchmark of the CPU references", bench_runs)

@@ -11,10 +11,10 @@ import tempfile
 import time
 import zipfile
 
-from testkit import ROOT
+from testkit import ROOT, Skip
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import grader, known_bad, report, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import cases, grader, known_bad, report, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -40,20 +40,52 @@ def spec_mistakes_are_refused():
     comma["variants"][0]["name"] = "banks/B padded, stride 1"
     points = json.loads(json.dumps(good))
     points["variants"][0]["points"] += 1
+    with open(os.path.join(specs.CASES, "lab4.json")) as f:
+        lab4 = json.load(f)
+    free_time = json.loads(json.dumps(lab4))
+    free_time["performance"]["cases"][0]["requires"] = []
+    pinned = json.loads(json.dumps(lab4))
+    pinned["sanitizer"]["args"] += ["--border", "zero"]
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
             specs.CASES = tmp
-            for broken, why in ((comma, "has a comma"), (points, "points add to")):
-                with open(os.path.join(tmp, "lab5.json"), "w") as f:
+            for lab, broken, why in ((5, comma, "has a comma"), (5, points, "points add to"),
+                                     (4, free_time, "must require the variants it times"), (4, pinned, "pins")):
+                with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
-                    specs.load(5)
-                    raise AssertionError(f"a spec that {why} was accepted")
+                    specs.load(lab)
+                    raise AssertionError(f"a spec where {why} was accepted")
                 except specs.SpecError as e:
-                    assert why in str(e) and "lab5.json" in str(e), str(e)
+                    assert why in str(e) and f"lab{lab}.json" in str(e), str(e)
     finally:
         specs.CASES = saved
+
+
+def drawn_cases_differ_by_student():
+    """Each student's hidden and timed cases come from the secret mixed with the name; a lab's
+    timed cases get different borders; cases sharing arguments (lab 5) still share one draw;
+    the sanitizer covers every border and channel count."""
+    lab3 = specs.load(3)
+    a, b = cases.student_secret(7, "alice"), cases.student_secret(7, "bob")
+    assert a != b and cases.student_secret(7, "alice") == a
+    assert cases.hidden_cases(lab3, a) != cases.hidden_cases(lab3, b)
+    timed = cases.timed_cases(lab3, a)
+    border = lambda case: case["args"][case["args"].index("--border") + 1]  # noqa: E731
+    assert len(timed) == 2 and border(timed[0]) != border(timed[1]), [c["args"] for c in timed]
+    assert timed[0]["args"] != cases.timed_cases(lab3, b)[0]["args"]
+    for case in timed:
+        w, h = case["args"][case["args"].index("--size") + 1].split("x")
+        assert "--seed" in case["args"] and int(w) <= 4096 and int(h) <= 4096, case["args"]
+    lab5 = cases.timed_cases(specs.load(5), a)
+    assert grader.timing_groups(lab5) == [list(range(len(lab5)))], [c["args"] for c in lab5]
+    runs = cases.sanitizer_runs(lab3, a)
+    seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
+    for border_mode in lab3["borders"]:
+        for ch in lab3["channels"]:
+            assert ("memcheck", border_mode, str(ch)) in seen, (border_mode, ch)
+        assert any(t == "racecheck" and b == border_mode for t, b, _ in seen), border_mode
 
 
 def gradescope_json():
@@ -102,6 +134,79 @@ def time_limit_kills_the_whole_group():
         assert not left, f"left running: {left}"
         crash = sandbox.run(iso, ["sh", "-c", "kill -SEGV $$"], tmp, 10)
         assert crash.crashed and "SIGSEGV" in crash.describe(), crash.describe()
+
+
+def jailed_runs_are_isolated():
+    """Two submissions' identities, as the grader gives them: each run sees a private /tmp and
+    /dev/shm, its own processes only, none of the hidden paths, and cannot write into the other's
+    folder; a daemon it starts (setsid, holding the output pipe) neither survives the run nor
+    holds the grader past the limit; a crash inside the jail is still a crash."""
+    with tempfile.TemporaryDirectory() as tmp:
+        secret_dir = os.path.join(tmp, "kit")
+        os.makedirs(os.path.join(secret_dir, "solutions"))
+        with open(os.path.join(secret_dir, "solutions", "answer.txt"), "w") as f:
+            f.write("the reference solution\n")
+        iso = sandbox.Isolation([secret_dir, os.path.join(tmp, "work")])
+        if iso.prefix is None or not iso.root:
+            raise Skip("needs root and unshare (mount, PID and network namespaces): " + "; ".join(iso.notes))
+        alice = iso.identity(0, os.path.join(tmp, "work", "submissions", "alice"))
+        bob = iso.identity(1, os.path.join(tmp, "work", "submissions", "bob"))
+        assert alice.uid != bob.uid and alice.uid not in (0, None), (alice.uid, bob.uid)
+
+        def jailed(who, script, limit=20):
+            return sandbox.run(iso, ["sh", "-c", script], who.folder, limit, identity=who)
+
+        seen = jailed(alice, f"id -u; ls -A /tmp | tr '\\n' ' '; echo; ls /proc | grep -c '^[0-9]'; "
+                             f"cat {secret_dir}/solutions/answer.txt 2>&1; ls {tmp}/work/submissions | tr '\\n' ' '; echo; "
+                             f"echo kept > /tmp/note; echo kept > /dev/shm/note; touch {bob.folder}/planted 2>&1; "
+                             f"touch {alice.folder}/mine && echo wrote-own")
+        lines = seen.stdout.split("\n")
+        assert seen.status == 0 and lines[0] == str(alice.uid), seen.stdout + seen.stderr
+        # Only the way to its own folder (which sits under /tmp here) is in the private /tmp.
+        own_path = [os.path.relpath(alice.folder, "/tmp").split("/")[0]] if alice.folder.startswith("/tmp/") else []
+        assert lines[1].split() == own_path, f"/tmp holds {lines[1]!r}, expected only {own_path}"
+        assert int(lines[2]) <= 4, f"the jail sees {lines[2]} processes: not a PID namespace of its own"
+        assert "the reference solution" not in seen.stdout, "a hidden path was readable"
+        assert lines[4].split() == ["alice"], f"other submissions' folders are visible: {lines[4]!r}"
+        assert "planted" not in os.listdir(bob.folder), "a submission wrote into another's folder"
+        assert "wrote-own" in seen.stdout, seen.stdout + seen.stderr
+        later = jailed(bob, "cat /tmp/note /dev/shm/note 2>/dev/null; echo end")
+        assert later.stdout.strip() == "end", f"a file from the earlier run survived: {later.stdout}"
+
+        started = time.time()
+        daemon = jailed(alice, "setsid sh -c 'sleep 300' & sleep 300 & echo started", limit=30)
+        assert daemon.status == 0 and "started" in daemon.stdout and time.time() - started < 10, \
+            f"background processes holding the output kept the run going: {daemon.describe()}"
+        started = time.time()
+        hung = jailed(alice, "setsid sh -c 'sleep 300' & sleep 300", limit=2)
+        assert hung.timed_out and time.time() - started < 2 + sandbox.DRAIN_SECONDS, hung.describe()
+        escaped = jailed(alice, "setsid sh -c 'exec sleep 300' </dev/null >/dev/null 2>&1 & echo left")
+        assert escaped.status == 0 and "left" in escaped.stdout, escaped.describe()
+        time.sleep(0.2)
+        alive = [p for p in sandbox._pids_of(alice.uid)]
+        assert not alive, f"processes of the submission outlived its run: {alive}"
+        crash = jailed(alice, "kill -SEGV $$")
+        assert crash.crashed and "SIGSEGV" in crash.describe(), crash.describe()
+
+
+def result_files_are_collected_safely():
+    """The trusted checker reads copies of plain files only: a link to a file the grader can read,
+    a fifo or a folder left in a result folder is not followed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dest = os.path.join(tmp, "src"), os.path.join(tmp, "dest")
+        os.makedirs(src)
+        with open(os.path.join(src, "good.f32"), "wb") as f:
+            f.write(b"\0" * 16)
+        with open(os.path.join(tmp, "private.txt"), "w") as f:
+            f.write("not the submission's")
+        os.symlink(os.path.join(tmp, "private.txt"), os.path.join(src, "link.f32"))
+        os.link(os.path.join(tmp, "private.txt"), os.path.join(src, "hard.f32"))
+        os.mkfifo(os.path.join(src, "fifo.f32"))
+        os.makedirs(os.path.join(src, "folder.f32"))
+        with open(os.path.join(src, "big.f32"), "wb") as f:
+            f.write(b"\0" * 100)
+        sandbox.collect_files(src, dest, 64)
+        assert sorted(os.listdir(dest)) == ["good.f32"], os.listdir(dest)
 
 
 def archives_are_read_safely():
@@ -188,6 +293,8 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
             assert status == 0, (stdout.read() + "".join(log))[-3000:]
         results = results_of(out)
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s", flush=True)
+        left = [pid for pid, uid in processes() if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 10000]
+        assert not left, f"processes of graded submissions still run after the batch: {left}"
         assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
     problems = []
     if index == 1:
@@ -203,6 +310,17 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
         caught += not wrong
     print(f"    lab {lab}: {caught} of {len(bad)} known-bad submissions concluded as described", flush=True)
     assert not problems, "\n".join(problems)
+
+
+def processes():
+    """(pid, uid) of every process on the machine."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            found.append((int(entry), os.stat(f"/proc/{entry}").st_uid))
+        except OSError:
+            pass
+    return found
 
 
 def too_noisy_to_time(solution, spec):
@@ -244,10 +362,14 @@ def results_of(path):
 
 def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
-    results.run("grader: a spec with a comma in a variant name or points that do not add up is refused", spec_mistakes_are_refused)
+    results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
+                "correctness or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
+    results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
+    results.run("grader: jailed runs: private /tmp, own processes only, hidden kit, no daemon survives", jailed_runs_are_isolated)
+    results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)
     results.run("grader: a noisy machine excuses only the reference's own performance points", noise_excuses_only_performance)

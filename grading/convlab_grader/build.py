@@ -14,6 +14,7 @@ def make_template(work, lab, isolation, time_limit=1800):
     """A clean kit with its library and the lab's skeleton build done. Returns its path."""
     template = os.path.join(work, "template")
     os.makedirs(template)
+    os.chmod(template, 0o700)  # the grader's: each submission gets a copy of its own
     for part in KIT_PARTS:
         source = os.path.join(KIT, part)
         target = os.path.join(template, part)
@@ -26,7 +27,7 @@ def make_template(work, lab, isolation, time_limit=1800):
         if os.path.isdir(deps):
             shutil.copytree(deps, os.path.join(template, ".deps"))
     outcome = sandbox.run(isolation, ["make", "--no-print-directory", "-j4", f"build/bin/lab{lab}-student"] + _make_vars(template),
-                          template, time_limit, contained=False)
+                          template, time_limit)
     if outcome.status != 0:
         raise RuntimeError(f"the kit's own lab {lab} skeleton does not build:\n{(outcome.stdout + outcome.stderr)[-3000:]}")
     return template
@@ -47,18 +48,19 @@ class Build:
         return os.path.join(self.tree, "build", "bin", f"lab{lab}-student")
 
 
-def build_submission(template, dest, files, tree_of_submission, lab, isolation, time_limit=600):
-    """Copies the template, puts the submission's files in, builds in the sandbox."""
+def build_submission(template, dest, files, tree_of_submission, lab, isolation, identity, time_limit=600):
+    """Copies the template, puts the submission's files in, builds in the sandbox as the
+    submission's own user: a build can write into its own copy and nowhere else."""
     shutil.copytree(template, dest, symlinks=True)
     for expected, found in files.items():
         target = os.path.join(dest, expected)
         shutil.copyfile(os.path.join(tree_of_submission, found), target)
         os.utime(target)  # newer than the template's objects: make recompiles exactly these
-    isolation.hand_over(dest)
+    isolation.hand_over(dest, identity)
     # One compiler per student file: lab 4's three files take minutes one after another.
     jobs = f"-j{max(2, len(files))}"
     outcome = sandbox.run(isolation, ["make", "--no-print-directory", jobs, f"build/bin/lab{lab}-student"] + _make_vars(dest),
-                          dest, time_limit)
+                          dest, time_limit, identity=identity)
     log = (outcome.stdout + outcome.stderr)[-6000:]
     if outcome.timed_out:
         log = f"the build took longer than {time_limit} s\n" + log

@@ -1,8 +1,18 @@
 """The hidden cases of a lab, drawn from its spec and a secret seed at grading time, never
 stored: every shape of the spec, with the borders, channel counts and mask sizes cycled so that
 each appears, and asymmetric random masks whose seeds also come from the secret. Lab 5's spec
-lists array lengths ("elements") instead, each with input values from the secret."""
+lists array lengths ("elements") instead, each with input values from the secret.
+
+Each student's cases come from the session's secret mixed with the student's name, so that no
+two students see the same inputs (answers cannot be shared, even through a channel the sandbox
+missed). The timed cases are drawn too: their input values, border, channel count and exact size,
+so that a program cannot recognise a timed run by its configuration."""
+import hashlib
+import itertools
+import json
 import random
+
+SIZE_JITTER = 32  # a timed case's sides are the spec's minus 0..31 pixels
 
 
 def hidden_cases(spec, secret):
@@ -22,6 +32,79 @@ def hidden_cases(spec, secret):
                           "mask": mask, "seed": rng.randrange(1, 1 << 62)})
             n += 1
     return cases
+
+
+def student_secret(secret, student):
+    """The seed of one student's cases: the session's secret mixed with the student's name."""
+    return int(hashlib.sha256(f"{secret}/{student}".encode()).hexdigest()[:15], 16)
+
+
+def timed_cases(spec, secret):
+    """The spec's performance cases with their inputs drawn: `args` holds the final arguments
+    (every run of the case, the reference's too, uses the same). Cases whose spec arguments are
+    the same get the same draw, so they can still share a timed run. Over a lab's cases the
+    borders and channel counts are taken in turn from a random start, so two timed cases never
+    both get the same easy configuration."""
+    drawn, draws = [], {}
+    for perf in spec.get("performance", {}).get("cases", []):
+        key = json.dumps(perf["args"])
+        if key not in draws:
+            rng = random.Random(student_mix(secret, key))
+            args = list(perf["args"])
+            if "elements" in spec:
+                args += ["--seed", str(rng.randrange(1, 1 << 62))]
+            else:
+                n = len(draws)
+                start_b, start_c = rng.randrange(len(spec["borders"])), rng.randrange(len(spec["channels"]))
+                args = _jitter_size(args, rng)
+                if "--border" not in args:
+                    args += ["--border", spec["borders"][(start_b + n) % len(spec["borders"])]]
+                if "--channels" not in args:
+                    args += ["--channels", str(spec["channels"][(start_c + n) % len(spec["channels"])])]
+                args += ["--image", "random", "--seed", str(rng.randrange(1, 1 << 40))]
+            draws[key] = args
+        drawn.append(dict(perf, args=draws[key]))
+    return drawn
+
+
+def student_mix(secret, text):
+    return int(hashlib.sha256(f"{secret}:{text}".encode()).hexdigest()[:15], 16)
+
+
+def _jitter_size(args, rng):
+    if "--size" not in args:
+        return args
+    at = args.index("--size") + 1
+    w, _, h = args[at].partition("x")
+    w, h = int(w), int(h or w)
+    args[at] = f"{max(1, w - rng.randrange(SIZE_JITTER))}x{max(1, h - rng.randrange(SIZE_JITTER))}"
+    return args
+
+
+def sanitizer_runs(spec, secret):
+    """(tool, args) for every compute-sanitizer run: memcheck on every border with every channel
+    count; the other tools on every border once, the channel counts taken in turn (each of them
+    still meets every border and every channel count). Lab 5 has one configuration."""
+    s = spec["sanitizer"]
+    rng = random.Random(student_mix(secret, "sanitizer"))
+    if "elements" in spec:
+        return [(tool, s["args"] + ["--seed", str(rng.randrange(1, 1 << 40))]) for tool in s["tools"]]
+    runs = []
+    borders, channels = spec["borders"], spec["channels"]
+    for tool in s["tools"]:
+        configs = itertools.product(borders, channels) if tool == "memcheck" else \
+            ((b, channels[i % len(channels)]) for i, b in enumerate(borders))
+        for border, ch in configs:
+            runs.append((tool, s["args"] + ["--border", border, "--channels", str(ch), "--image", "random",
+                                            "--seed", str(rng.randrange(1, 1 << 40))]))
+    return runs
+
+
+def with_seed(args, seed):
+    """args with the value of --seed replaced."""
+    args = list(args)
+    args[args.index("--seed") + 1] = str(seed)
+    return args
 
 
 def array_cases(spec, secret):

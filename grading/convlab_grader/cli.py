@@ -58,7 +58,9 @@ def main(argv=None):
     parser.add_argument("--gradebook", help="write a gradebook CSV here")
     parser.add_argument("--reports", help="write one readable report per student into this folder")
     parser.add_argument("--seed", type=int, help="the hidden cases' seed (default: a fresh secret; give one to reproduce a session)")
-    parser.add_argument("--user", default="nobody", help="the unprivileged user submissions run as when grading as root")
+    parser.add_argument("--uid-base", type=int, default=sandbox.UID_BASE,
+                        help="grading as root, submission i runs as user and group number UID_BASE + i (default %(default)s; "
+                             "numbers of existing accounts are skipped)")
     parser.add_argument("--no-performance", action="store_true", help="skip the timed comparison with the reference")
     parser.add_argument("--no-sanitizer", action="store_true", help="skip compute-sanitizer")
     parser.add_argument("--work", help="keep the work folder here (default: a temporary one, removed)")
@@ -76,14 +78,19 @@ def main(argv=None):
     work = args.work or tempfile.mkdtemp(prefix=f"convlab-grade-lab{args.lab}-")
     os.makedirs(work, exist_ok=True)
     os.chmod(work, 0o755)
-    isolation = sandbox.Isolation(args.user)
+    # Hidden from every submission: the kit (solutions, grading specs, the reference binary), the
+    # grader's work folder (other students' builds) and the submissions as handed in.
+    hidden = [specs.KIT, work] + [p for p in args.submissions if os.path.exists(p)]
+    if args.roster:
+        hidden.append(os.path.dirname(os.path.abspath(args.roster)))
+    isolation = sandbox.Isolation(hidden, args.uid_base)
     log = lambda text: print(f"grade: {text}", file=sys.stderr, flush=True)  # noqa: E731
     session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log)
     for note in session.notes:
         log(f"note: {note}")
-    log(f"lab {args.lab}: {len(subs)} submission(s), {len(session.cases)} hidden cases")
+    log(f"lab {args.lab}: {len(subs)} submission(s), {session.case_count} hidden cases each")
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        prepared = list(pool.map(lambda s: session.prepare(*s), subs))
+        prepared = list(pool.map(lambda numbered: session.prepare(numbered[0], *numbered[1]), enumerate(subs)))
     results = []
     for partial in prepared:
         log(f"grading {partial['student']}")

@@ -13,6 +13,9 @@ from .spec import KIT, max_score
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
 CASES_AT_ONCE = 4  # hidden cases run side by side (a spec's cases_at_once overrides)
+SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one per border and channel count)
+RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
+FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is impossible, not fast
 
 
 def raw_name(variant):
@@ -24,6 +27,55 @@ def timed_args(perf):
     """A timed case's arguments, "{cores}" replaced by this machine's core count (lab 0 is timed
     at the machine's core count, as its handout says)."""
     return [arg.replace("{cores}", str(os.cpu_count() or 1)) for arg in perf["args"]]
+
+
+def checked_seed(spec, perf):
+    """The input seed of the timed repetition whose result is checked: the harness gives each
+    timed run of a variant (a GPU variant's warm-ups included) a fresh random input, seed + 1 + its
+    number, and keeps the last one's result (--fresh-input-each-rep). A CPU lab's variants are
+    timed --cpu-reps times with no warm-up."""
+    args = perf["args"]
+    runs = perf["cpu_reps"] if spec.get("cpu_only") else perf.get("warmup", 2) + perf.get("reps", 15)
+    return int(args[args.index("--seed") + 1]) + runs
+
+
+def fresh_inputs(spec):
+    """Lab 5's own driver does not vary its input between repetitions yet (issue 14 folds it
+    into the common harness); every image lab does."""
+    return "elements" not in spec
+
+
+def describe_args(args):
+    """The border, channel count and size of a run, for a report (not its secret seed)."""
+    shown = []
+    for key in ("--size", "--elements", "--channels", "--border", "--mask"):
+        if key in args:
+            shown.append(f"{key} {args[args.index(key) + 1]}")
+    return " ".join(shown)
+
+
+def floor_ms(args, reference_doc):
+    """The least time a correct GPU run of this case can take, with FLOOR_SHARE of margin: its
+    bytes (one read per input byte, one float written per output value) at the copy bandwidth the
+    reference measured, or its flops (2 K^2 per value) at the FP32 peak. None for a case without
+    an image (lab 5) or a run without a GPU (lab 0)."""
+    device = (reference_doc.get("device") if isinstance(reference_doc, dict) else None) or {}
+    bandwidth, peak = device.get("copy_bandwidth_gbs"), device.get("fp32_peak_gflops")
+    if not bandwidth or "--size" not in args or "--channels" not in args or "--mask" not in args:
+        return None
+    w, _, h = args[args.index("--size") + 1].partition("x")
+    values = int(w) * int(h or w) * int(args[args.index("--channels") + 1])
+    k = cases.mask_size(args[args.index("--mask") + 1])
+    bytes_ms = values * 5 / (bandwidth * 1e9) * 1e3
+    flops_ms = 2 * k * k * values / (peak * 1e9) * 1e3 if peak else 0.0
+    return FLOOR_SHARE * max(bytes_ms, flops_ms)
+
+
+def run_failure(ran, doc):
+    """How a run ended, with the first error its own report gives (a CUDA error such as an illegal
+    memory access names itself there)."""
+    errors = [r.get("message", "") for r in (doc or {}).get("results", []) if isinstance(r, dict) and r.get("status") == "error"]
+    return ran.describe() + (f": {str(errors[0])[:200]}" if errors else "")
 
 
 def parse_json(text):
@@ -60,7 +112,7 @@ class Session:
                               capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"the reference solution of lab {self.lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
-        self.cases = cases.hidden_cases(spec, secret)
+        self.case_count = len(cases.hidden_cases(spec, secret))
         self.notes = list(isolation.notes)
         if self.do_sanitizer and not shutil.which("compute-sanitizer"):
             self.notes.append("compute-sanitizer is not installed: the safety points are not graded")
@@ -68,11 +120,18 @@ class Session:
         self.template = build.make_template(work, self.lab, isolation)
 
     # ---- one submission -------------------------------------------------------------------
-    def prepare(self, name, path):
-        """Unpacks and builds (safe to run in parallel). Returns the partial result."""
+    def prepare(self, index, name, path):
+        """Unpacks and builds (safe to run in parallel). Returns the partial result. The index-th
+        submission of the session gets an identity of its own, its cases a secret of their own."""
         result = {"student": name, "lab": self.lab, "source": path, "build": {"ok": False, "log": ""}, "missing": [],
                   "ignored": [], "cases": [], "variants": {}, "performance": None, "sanitizer": {}, "notes": []}
         folder = os.path.join(self.work, "submissions", _safe(name))
+        identity = self.isolation.identity(index, folder)
+        own_secret = cases.student_secret(self.secret, name)
+        result["_identity"], result["_folder"] = identity, folder
+        result["_cases"] = cases.hidden_cases(self.spec, own_secret)
+        result["_timed"] = cases.timed_cases(self.spec, own_secret)
+        result["_sanitizer"] = cases.sanitizer_runs(self.spec, own_secret) if self.do_sanitizer else []
         try:
             tree = submission.unpack(path, os.path.join(folder, "handed-in"))
             found, missing, ignored = submission.find_student_files(tree, self.spec["student_files"])
@@ -82,11 +141,10 @@ class Session:
         result["missing"], result["ignored"] = missing, ignored
         started = time.time()
         made = build.build_submission(self.template, os.path.join(folder, "kit"), found, tree, self.lab, self.isolation,
-                                      self.spec.get("build_time_limit_s", 600))
+                                      identity, self.spec.get("build_time_limit_s", 600))
         result["build"] = {"ok": made.ok, "log": made.log if not made.ok else ""}
         result["seconds"] = {"build": round(time.time() - started, 1)}
         result["_binary"] = made.binary(self.lab)
-        result["_folder"] = folder
         return result
 
     def grade(self, result):
@@ -114,8 +172,9 @@ class Session:
         timeouts = 0
         # The cases check results, they time nothing: a wave of them runs side by side.
         wave = max(1, int(self.spec.get("cases_at_once", CASES_AT_ONCE)))
-        for first in range(0, len(self.cases), wave):
-            indices = range(first, min(first + wave, len(self.cases)))
+        own = result["_cases"]
+        for first in range(0, len(own), wave):
+            indices = range(first, min(first + wave, len(own)))
             if timeouts >= MAX_TIMEOUTS:  # a hang costs a few limits, not one per case
                 done = [(sandbox.Outcome.not_run(f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit"), {}) for _ in indices]
             else:
@@ -136,22 +195,38 @@ class Session:
 
     def _run_case(self, result, index):
         """Runs hidden case `index` and checks its raw results; returns (outcome, verdicts)."""
-        case = self.cases[index]
-        out = os.path.join(result["_folder"], f"case-{index}")
-        os.makedirs(out)
-        self.isolation.hand_over(out)
+        case = result["_cases"][index]
+        out = self._scratch(result, f"case-{index}")
         args = cases.input_args(case) + self.spec.get("extra_args", [])
         names = sorted({v["name"] for v in self.spec["variants"]})
         ran = sandbox.run(self.isolation, [result["_binary"], "--check-only", *args, "--variant", ",".join(names),
-                                           "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"])
-        verdicts = self._compare(out, args)
-        # The right answers of a hidden case must not outlive it: a later submission could copy them.
-        shutil.rmtree(out, ignore_errors=True)
+                                           "--raw-out", out, "--format", "json"], out, self.spec["time_limit_s"],
+                          identity=result["_identity"])
+        verdicts = self._check(result, out, f"case-{index}", args)
         return ran, verdicts
+
+    def _scratch(self, result, name):
+        """A fresh folder in the submission's own, where its run may write."""
+        out = os.path.join(result["_folder"], name)
+        os.makedirs(out)
+        self.isolation.hand_over(out, result["_identity"])
+        return out
+
+    def _check(self, result, out, name, args):
+        """The raw results a run left in `out`, moved into the grader's own folder (plain files
+        only) and checked there; neither copy outlives the check: the right answers of one case
+        must not reach a later run."""
+        private = self._private(f"{_safe(result['student'])}-{name}")
+        sandbox.collect_files(out, private, RAW_LIMIT)
+        shutil.rmtree(out, ignore_errors=True)
+        try:
+            return self._compare(private, args)
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
 
     def _tally_case(self, result, tally, index, ran, verdicts):
         """Case `index`'s verdict for every graded variant, into the report and the tally."""
-        case = self.cases[index]
+        case = result["_cases"][index]
         own = parse_json(ran.stdout) or {}
         # A variant with a documented size limit earns the case by refusing it, which the
         # program must say itself: a run that died, hung or wrote nothing refused nothing.
@@ -201,61 +276,81 @@ class Session:
                 return f"{r['status']}: {r.get('message', '')}"[:300]
         return f"no result written ({ran.describe()}); {ran.stderr.strip()[-200:]}"
 
-    def _timed_run(self, binary, out, perf, contained):
-        os.makedirs(out, exist_ok=True)
-        if contained:
-            self.isolation.hand_over(out)
+    def _timed_run(self, binary, out, perf, identity):
+        """One timed process: the submission's (with its identity, jailed) or the reference's
+        (identity None). Returns (outcome, its JSON, median ms per variant that reports a pass)."""
         # A lab that also times its CPU reference says in the spec how often (lab 5 has none).
         cpu = ["--cpu-reps", str(perf["cpu_reps"])] if "cpu_reps" in perf else []
+        fresh = ["--warmup", str(perf.get("warmup", 2)), "--fresh-input-each-rep"] if fresh_inputs(self.spec) else []
         ran = sandbox.run(self.isolation, [binary, *timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps",
-                                           str(perf.get("reps", 15)), *cpu, "--format", "json", "--raw-out", out], out,
-                          perf.get("time_limit_s", 300), contained=contained)
+                                           str(perf.get("reps", 15)), *cpu, *fresh, "--format", "json", "--raw-out", out], out,
+                          perf.get("time_limit_s", 300), identity=identity)
         doc = parse_json(ran.stdout) or {}
         times = {r["variant"]: r["time"]["median_ms"] for r in doc.get("results", [])
-                 if isinstance(r, dict) and r.get("status") == "pass" and r.get("time")}
-        return ran, times
+                 if isinstance(r, dict) and r.get("status") == "pass" and isinstance(r.get("time"), dict)
+                 and isinstance(r["time"].get("median_ms"), (int, float))}
+        return ran, doc, times
+
+    def _eligible(self, result, perf):
+        """The timed variants that may earn performance points: those whose every graded label
+        (spec.py checks that the case's "requires" names them) passed every hidden case."""
+        def passed_all(label):
+            t = result["variants"].get(label, {})
+            return t.get("total") and t["passed"] == t["total"]
+        return {v for v in perf["variants"] if all(passed_all(x["label"]) for x in self.spec["variants"] if x["raw"] == v)}
 
     def _performance(self, result):
         """Submission and reference interleaved, runs x each; per case the best of its listed
-        variants. Cases that differ only in their variants share each timed run (lab 5 times five
-        variants at one length: one process per run instead of five)."""
+        variants that passed every hidden case. Each timed run's result is checked by the trusted
+        checker too (the result of its last repetition, on an input of its own): a variant counts
+        in a run only when that result is right. Cases that differ only in their variants share
+        each timed run (lab 5 times five variants at one length: one process per run, not five)."""
         spec = self.spec["performance"]
         state = []
-        for perf in spec["cases"]:
-            all_right = all(result["variants"][label]["passed"] == result["variants"][label]["total"]
-                            for label in perf.get("requires", []))
-            state.append({"perf": perf, "sub": [], "ref": [], "done": not all_right,
-                          "problem": None if all_right else "a variant it times failed a hidden case: no performance points"})
-        for group_number, group in enumerate(timing_groups(spec["cases"])):
+        for perf in result["_timed"]:
+            eligible = self._eligible(result, perf)
+            state.append({"perf": perf, "sub": [], "ref": [], "done": not eligible, "eligible": eligible, "floor": [],
+                          "problem": None if eligible else "no timed variant passed every hidden case: no performance points"})
+        for group_number, group in enumerate(timing_groups(result["_timed"])):
             for run in range(spec.get("runs", 3)):
                 active = [state[i] for i in group if not state[i]["done"]]
                 if not active:
                     break
-                timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["perf"]["variants"]}))
-                out = os.path.join(result["_folder"], f"perf-{group_number}-{run}")
-                ran, times = self._timed_run(result["_binary"], out, timed, True)
-                verdicts = self._compare(out, timed_args(timed))
+                timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["eligible"]}))
+                name = f"perf-{group_number}-{run}"
+                out = self._scratch(result, name)
+                ran, doc, times = self._timed_run(result["_binary"], out, timed, result["_identity"])
+                compare_args = cases.with_seed(timed_args(timed), checked_seed(self.spec, timed)) if fresh_inputs(self.spec) else timed_args(timed)
+                verdicts = self._check(result, out, name, compare_args)
                 right = {v for v, t in times.items() if verdicts.get(raw_name(v), {}).get("status") == "pass"}
                 for c in active:
-                    if not right & set(c["perf"]["variants"]):
-                        c["problem"], c["done"] = f"no timed variant produced a right result ({ran.describe()})", True
+                    if not right & c["eligible"]:
+                        c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True
                 active = [c for c in active if not c["done"]]
                 if not active:
                     continue
-                _, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"), timed, False)
+                _, ref_doc, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"), timed, None)
                 for c in active:
-                    mine = right & set(c["perf"]["variants"])
+                    mine = right & c["eligible"]
                     c["sub"].append(min(times[v] for v in mine))
                     c["ref"].append(min(ref_times[v] for v in c["perf"]["variants"]))
+                    c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc))
                     # Far past the curve's end: more runs cannot earn a point, only cost minutes.
                     c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
         cases_done = []
         for c in state:
             ratio = None if c["problem"] else statistics.median(c["sub"]) / statistics.median(c["ref"])
+            floors = [f for f in c["floor"] if f]
+            floor = max(floors) if floors else None
+            if ratio is not None and floor and min(c["sub"]) < floor:
+                c["problem"] = (f"impossible time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
+                                "(the byte model at the measured copy bandwidth, or the flops at the FP32 peak): no performance points")
+                ratio = None
             cases_done.append({"args": " ".join(timed_args(c["perf"])), "variants": c["perf"]["variants"],
                                "submission_ms": statistics.median(c["sub"]) if c["sub"] else None,
                                "reference_ms": statistics.median(c["ref"]) if c["ref"] else None, "ratio": ratio,
                                "fraction": scoring.performance_fraction(ratio, spec["slack"], spec["zero_at"]), "problem": c["problem"],
+                               "floor_ms": floor,
                                # every run, so that a reader (and the self-test) can see how noisy the machine was
                                "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"]})
         fractions = [c["fraction"] for c in cases_done]
@@ -269,34 +364,46 @@ class Session:
         return path
 
     def _sanitizer(self, result):
-        """Each compute-sanitizer tool on the spec's case; the tools run side by side."""
+        """compute-sanitizer on every border and channel count (cases.sanitizer_runs), the runs
+        side by side. A tool is clean when every one of its runs is."""
         s = self.spec["sanitizer"]
+        runs = result["_sanitizer"]
 
-        def one_tool(tool):
-            out = os.path.join(result["_folder"], f"sanitizer-{tool}")
-            os.makedirs(out)
-            self.isolation.hand_over(out)
+        def one_run(numbered):
+            number, (tool, args) = numbered
+            out = self._scratch(result, f"sanitizer-{number}")
             ran = sandbox.run(self.isolation, ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5",
-                                               result["_binary"], "--check-only", *s["args"], "--variant", ",".join(s["variants"])],
-                              out, s.get("time_limit_s", 180))
+                                               result["_binary"], "--check-only", *args, "--variant", ",".join(s["variants"])],
+                              out, s.get("time_limit_s", 180), identity=result["_identity"])
+            shutil.rmtree(out, ignore_errors=True)
             text = ran.stdout + ran.stderr
             # --error-exitcode=99 marks the tool's findings; the lab's own exit 1 (its check) is not one.
             clean = not ran.timed_out and not ran.crashed and ran.status != 99
             found = [line.strip() for line in text.splitlines() if line.startswith("========= ") and
                      ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
-            return {"points": s["tools"][tool], "clean": clean, "run": ran.describe(), "findings": found}
+            return tool, args, clean, ran, found
 
-        tools = list(s["tools"])
-        with concurrent.futures.ThreadPoolExecutor(max_workers=len(tools)) as pool:
-            for tool, verdict in zip(tools, pool.map(one_tool, tools)):
-                result["sanitizer"][tool] = verdict
+        with concurrent.futures.ThreadPoolExecutor(max_workers=SANITIZER_AT_ONCE) as pool:
+            done = list(pool.map(one_run, enumerate(runs)))
+        for tool in s["tools"]:
+            mine = [d for d in done if d[0] == tool]
+            dirty = [d for d in mine if not d[2]]
+            verdict = {"points": s["tools"][tool], "clean": not dirty, "runs": len(mine)}
+            if dirty:
+                _, args, _, ran, found = dirty[0]
+                verdict["run"] = f"{ran.describe()} with {describe_args(args)}"
+                verdict["findings"] = found
+            else:
+                verdict["run"] = f"clean in all {len(mine)} runs"
+                verdict["findings"] = []
+            result["sanitizer"][tool] = verdict
 
     def _score(self, result):
         rubric = self.spec["rubric"]
         parts = {}
         correctness = 0.0
         for v in self.spec["variants"]:
-            t = result["variants"].setdefault(v["label"], {"passed": 0, "total": len(self.cases), "first_failure": "not built"})
+            t = result["variants"].setdefault(v["label"], {"passed": 0, "total": self.case_count, "first_failure": "not built"})
             t["points"] = v["points"]
             t["score"] = scoring.round_points(scoring.correctness_points(t["passed"], t["total"], v["points"]))
             correctness += t["score"]

@@ -2,7 +2,13 @@
 written as edits so that it stays one readable line of intent and follows the solution as it
 changes. grading/known-bad/labN.json lists them with what the grader must conclude:
   correctness: "full" | "not-full" | "zero";  performance: "full" | "reduced" | "zero" | "any"
-  build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case)."""
+  build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case);
+  report_excludes: a text that must not appear anywhere in its result (what a cheat tried to smuggle out);
+  time_ratio_at_least: in every timed case it was timed in, its median time over the reference's is at
+  least this (a timing trick must not make it look faster than it is).
+An attack on other submissions is caught when they keep their grades: the batch's reference
+solution, graded after it, must still get full marks (tests/grader_tests.py)."""
+import json
 import os
 
 from .spec import KIT, read_lab_file
@@ -66,6 +72,17 @@ def verdict_problems(entry, result):
             problems.append(f"{tool} did not run")
         elif got["clean"] != (state == "clean"):
             problems.append(f"{tool}: {'clean' if got['clean'] else 'dirty'}, expected {state}")
+    least = expect.get("time_ratio_at_least")
+    timed = [c for c in (result.get("performance") or {}).get("cases", []) if c.get("submission_ms") and c.get("reference_ms")]
+    if least is not None and not timed:
+        problems.append("it was never timed, so its time could not be compared")
+    for c in timed if least is not None else []:
+        if c["submission_ms"] / c["reference_ms"] < least:
+            problems.append(f"timed at {c['submission_ms']:.4g} ms against the reference's {c['reference_ms']:.4g} ms "
+                            f"({c['args']}): faster than it can be")
+    smuggled = expect.get("report_excludes")
+    if smuggled and smuggled in json.dumps(result):
+        problems.append(f"its result contains {smuggled!r}: the attack reached something it must not")
     runs = " ".join(row["run"] for row in result.get("cases", []))
     if expect.get("runs") == "timeouts" and "time limit" not in runs:
         problems.append("no case hit the time limit")

@@ -1,63 +1,104 @@
-"""Running untrusted code: a wall-clock limit that kills the whole process group, resource limits,
-no network, and an unprivileged user when the grader runs as root. What is not available on
-this machine is reported once (Isolation.notes) rather than silently skipped."""
+"""Running untrusted code. Each submission gets an identity of its own (a numeric user and group
+no other submission shares, when the grader is root) and every run of it goes through jail.py:
+new mount, PID and network namespaces, a private /tmp and /dev/shm, the kit, the grader's work
+folder and the other submissions hidden, only its own folder writable, and nothing of it alive
+once the run ends. Time, CPU, file-size and process-count limits apply to every run, and the
+output is read with a deadline even after a kill. What this machine does not allow is said once
+in Isolation.notes rather than silently skipped."""
+import json
 import os
 import pwd
 import resource
 import shutil
 import signal
+import stat
 import subprocess
+import sys
+import threading
 import time
 
-OUTPUT_LIMIT = 64 * 1024  # bytes of stdout/stderr kept per run
+OUTPUT_LIMIT = 64 * 1024           # bytes of stdout/stderr kept per run
+UID_BASE = 61000                   # submission i runs as user and group UID_BASE + i (no account needed)
+MAX_PROCESSES = 1024               # per submission user: threads count too (OpenMP, CUDA, make -j)
+TMP_BYTES = 1 << 30                # each run's private /tmp and /dev/shm
+DRAIN_SECONDS = 10                 # how long the output is read after a kill
+JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jail.py")
+NAMESPACES = ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--mount-proc"]
+ALWAYS_HIDDEN = ["/root", "/home", "/srv", "/mnt", "/media", "/var/tmp"]
+
+
+class Identity:
+    """Who one submission's runs are: its user and group, and the one folder it may write."""
+
+    def __init__(self, uid, gid, folder):
+        self.uid, self.gid, self.folder = uid, gid, folder
+        self.running = 0  # runs in flight (hidden cases run side by side)
+        self.lock = threading.Lock()
 
 
 class Isolation:
-    """What this machine lets the grader do, decided once per session."""
+    """What this machine lets the grader do, decided once per session. `hidden` names the paths
+    no submission may see (the kit, the work folder, the submissions as handed in)."""
 
-    def __init__(self, user="nobody"):
+    def __init__(self, hidden=(), uid_base=UID_BASE):
         self.notes = []
         self.root = os.geteuid() == 0
-        self.user = None
-        self.prefix = []
-        if self.root:
-            try:
-                entry = pwd.getpwnam(user)
-                self.user = (entry.pw_uid, entry.pw_gid)
-            except KeyError:
-                self.notes.append(f"user '{user}' does not exist: submissions run as root")
-            if self.user and shutil.which("setpriv"):
-                self.prefix = ["setpriv", f"--reuid={self.user[0]}", f"--regid={self.user[1]}", "--clear-groups", "--"]
-            elif self.user:
-                self.notes.append("setpriv is missing: submissions run as root")
-                self.user = None
-        else:
-            self.notes.append("the grader is not root: submissions run as the grader's own user")
-        # A new network namespace has only a loopback device: no network for the submission.
-        if shutil.which("unshare") and self._probe(["unshare", "--net", "--", "true"]):
-            self.prefix = ["unshare", "--net", "--"] + self.prefix
-        elif shutil.which("unshare") and self._probe(["unshare", "--user", "--net", "--", "true"]):
-            self.prefix = ["unshare", "--user", "--net", "--"] + self.prefix
-        else:
-            self.notes.append("cannot create a network namespace (unshare): submissions are not cut off from the network")
+        self.uid_base = uid_base
+        self.hidden = [os.path.realpath(p) for p in (*hidden, *ALWAYS_HIDDEN)]
+        self.prefix = None
+        for prefix in ([NAMESPACES] if self.root else []) + [NAMESPACES[:1] + ["--user", "--map-root-user"] + NAMESPACES[1:]]:
+            if _probe(prefix + [sys.executable, JAIL, json.dumps(_jail_config(None, "/", [], self.hidden)), "--", "true"]):
+                self.prefix = prefix
+                break
+        if self.prefix is None:
+            self.notes.append("cannot create mount, PID and network namespaces (unshare): submissions share /tmp, see "
+                              "the kit and other submissions' folders, keep the network, and may leave processes behind")
+        if not self.root:
+            self.notes.append("the grader is not root: every submission runs as the grader's own user, not one of its own")
 
-    @staticmethod
-    def _probe(cmd):
-        try:
-            return subprocess.run(cmd, capture_output=True, timeout=10).returncode == 0
-        except (OSError, subprocess.TimeoutExpired):
-            return False
+    def identity(self, index, folder):
+        """The identity of the index-th submission of the session; its folder becomes its own."""
+        os.makedirs(folder, exist_ok=True)
+        if not self.root:
+            return Identity(None, None, folder)
+        uid = self.uid_base + index
+        while _account_exists(uid):
+            uid += 100000  # never a real account's number
+        os.chown(folder, uid, uid)
+        os.chmod(folder, 0o700)
+        return Identity(uid, uid, folder)
 
-    def hand_over(self, path):
-        """Makes a folder the submission's own, so that it can write there and nowhere else of ours."""
-        if self.user:
-            _chown_tree(path, *self.user)
+    def hand_over(self, path, identity):
+        """Makes a folder (and what is in it) the submission's, so that it can write there."""
+        if identity and identity.uid is not None:
+            _chown_tree(path, identity.uid, identity.gid)
 
     def take_back(self, path):
-        """After grading: the submission's folder becomes the grader's again, closed to the next one."""
-        if self.user:
+        """After grading: the submission's folder becomes the grader's again, closed to everyone."""
+        if self.root:
             _chown_tree(path, 0, 0)
             os.chmod(path, 0o700)
+
+
+def _account_exists(uid):
+    try:
+        pwd.getpwuid(uid)
+        return True
+    except KeyError:
+        return False
+
+
+def _probe(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _jail_config(identity, cwd, writable, hidden, env=None):
+    return {"uid": identity.uid if identity else None, "gid": identity.gid if identity else None, "cwd": cwd,
+            "writable": writable, "hidden": hidden, "env": env or {}, "tmp_bytes": TMP_BYTES,
+            "max_processes": MAX_PROCESSES}
 
 
 def _chown_tree(path, uid, gid):
@@ -67,6 +108,27 @@ def _chown_tree(path, uid, gid):
             full = os.path.join(folder, name)
             if not os.path.islink(full):
                 os.chown(full, uid, gid)
+
+
+def collect_files(source, dest, max_bytes):
+    """Copies the plain files a submission left in `source` into the grader's own `dest`, for the
+    trusted checker: links, devices, folders, hard links and oversized files are skipped, so that
+    a result file cannot point the checker (which runs as the grader) at anything else."""
+    os.makedirs(dest, exist_ok=True)
+    os.chmod(dest, 0o700)
+    for name in os.listdir(source):
+        try:
+            fd = os.open(os.path.join(source, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_size > max_bytes:
+                continue
+            with os.fdopen(os.dup(fd), "rb") as f, open(os.path.join(dest, name), "wb") as out:
+                shutil.copyfileobj(f, out)
+        finally:
+            os.close(fd)
 
 
 class Outcome:
@@ -94,6 +156,10 @@ class Outcome:
             return f"killed after the {self.seconds:.0f} s time limit"
         if self.status < 0:
             return f"crashed ({signal.Signals(-self.status).name})"
+        # Exit status 4 is the harness's "a CUDA error ended the GPU part": say which error.
+        cuda = [line for line in self.stderr.splitlines() if "CUDA error" in line or "cuda" in line.lower()]
+        if self.status == 4 and cuda:
+            return f"exit status 4: {cuda[-1].strip()[:200]}"
         return f"exit status {self.status}"
 
 
@@ -106,26 +172,87 @@ def _limits(cpu_seconds, file_bytes):
     return apply
 
 
-def run(isolation, cmd, cwd, time_limit, env=None, file_bytes=1 << 30, contained=True):
-    """Runs cmd with the limits; never raises for what the program does."""
-    full = (isolation.prefix if contained else []) + list(cmd)
+def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 << 30):
+    """Runs cmd with the limits; never raises for what the program does. With an identity the
+    run is the submission's (jailed, as its own user); without one it is the grader's own."""
     base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": cwd, "LANG": "C.UTF-8"}
     for key in ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "DEPS_INCLUDE", "CUDA_ARCH"):
         if key in os.environ:
             base[key] = os.environ[key]
     base.update(env or {})
+    full = list(cmd)
+    if identity and isolation.prefix:
+        config = _jail_config(identity, cwd, [identity.folder], isolation.hidden, base)
+        full = isolation.prefix + [sys.executable, JAIL, json.dumps(config), "--"] + full
     started = time.time()
-    proc = subprocess.Popen(full, cwd=cwd, env=base, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=_limits(int(time_limit) * 2 + 10, file_bytes))
-    timed_out = False
+    if identity:
+        with identity.lock:
+            identity.running += 1
     try:
-        out, err = proc.communicate(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+        proc = subprocess.Popen(full, cwd=cwd, env=base, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                preexec_fn=_limits(int(time_limit) * 2 + 10, file_bytes))
+        timed_out = False
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        out, err = proc.communicate()
+            out, err = proc.communicate(timeout=time_limit)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            out, err = _kill_and_drain(proc)
+    finally:
+        if identity:
+            with identity.lock:
+                identity.running -= 1
+                # Once none of its runs is in flight, nothing of the submission may be left.
+                if identity.running == 0 and identity.uid is not None:
+                    sweep(identity.uid)
+    status = proc.returncode
+    if identity and isolation.prefix and 128 < status <= 128 + 64:
+        status = -(status - 128)  # jail.py reports a fatal signal as 128 + its number
     text = lambda b: b[-OUTPUT_LIMIT:].decode(errors="replace")  # noqa: E731
-    return Outcome(proc.returncode, text(out), text(err), time.time() - started, timed_out)
+    return Outcome(status, text(out), text(err), time.time() - started, timed_out)
+
+
+def _kill_and_drain(proc):
+    """Kills the run's process group (with the namespaces, everything in them dies too) and reads
+    what is left of its output, giving up after DRAIN_SECONDS: a process that escaped and holds
+    the pipe open must not hang the grader."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        return proc.communicate(timeout=DRAIN_SECONDS)
+    except subprocess.TimeoutExpired:
+        for pipe in (proc.stdout, proc.stderr):
+            pipe.close()
+        proc.wait()
+        return b"", b"(output abandoned: a process kept it open after the kill)"
+
+
+def sweep(uid):
+    """Kills every process still running as `uid` (the namespaces already ended the jailed ones;
+    this covers a machine without them). Returns how many there were."""
+    found = 0
+    for _ in range(5):
+        pids = [pid for pid in _pids_of(uid) if pid != os.getpid()]
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                found += 1
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+    return found
+
+
+def _pids_of(uid):
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    pids.append(int(entry))
+            except OSError:
+                pass
+    return pids

@@ -38,6 +38,20 @@ def load(lab):
     for name in listed:
         if "," in name:
             raise SpecError(f"{path}: variant '{name}' has a comma, which --variant's list cannot carry")
+    # Performance requires correctness: a timed case names the graded variants (by label) whose
+    # hidden cases its timed variants must all pass, and that list is exactly theirs.
+    for number, case in enumerate(spec.get("performance", {}).get("cases", [])):
+        labels = [v["label"] for v in spec["variants"] if v["raw"] in case["variants"]]
+        ungraded = [name for name in case["variants"] if not any(v["raw"] == name for v in spec["variants"])]
+        if ungraded:
+            raise SpecError(f"{path}: timed case {number} times {ungraded}, which no graded variant checks")
+        if not case.get("requires") or sorted(case["requires"]) != sorted(labels):
+            raise SpecError(f"{path}: timed case {number} must require the variants it times to be correct: "
+                            f"\"requires\": {json.dumps(labels)}")
+    # The grader draws the border and channel count of every sanitizer run (cases.sanitizer_runs).
+    pinned = {"--border", "--channels"} & set(spec.get("sanitizer", {}).get("args", []))
+    if pinned and "elements" not in spec:
+        raise SpecError(f"{path}: the sanitizer case pins {sorted(pinned)}; the grader runs it on every border and channel count")
     correctness = sum(v["points"] for v in spec["variants"])
     if correctness != spec["rubric"]["correctness"]:
         raise SpecError(f"{path}: the variants' points add to {correctness}, the rubric says {spec['rubric']['correctness']}")
