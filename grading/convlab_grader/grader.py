@@ -54,6 +54,19 @@ def describe_args(args):
     return " ".join(shown)
 
 
+def public_args(args):
+    """A timed case's arguments as a report shows them: the input's secret seed left out."""
+    shown, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--seed":
+            skip = True
+        else:
+            shown.append(arg)
+    return " ".join(shown)
+
+
 def floor_ms(args, reference_doc):
     """The least time a correct GPU run of this case can take, with FLOOR_SHARE of margin: its
     bytes (one read per input byte, one float written per output value) at the copy bandwidth the
@@ -292,16 +305,17 @@ class Session:
         return ran, doc, times
 
     def _eligible(self, result, perf):
-        """The timed variants that may earn performance points: those whose every graded label
-        (spec.py checks that the case's "requires" names them) passed every hidden case."""
+        """The timed variants that may earn performance points: all of the case's when every label
+        it requires (spec.py checks that those are its variants' labels) passed every hidden case,
+        none otherwise. Performance is paid for correct work only."""
         def passed_all(label):
             t = result["variants"].get(label, {})
-            return t.get("total") and t["passed"] == t["total"]
-        return {v for v in perf["variants"] if all(passed_all(x["label"]) for x in self.spec["variants"] if x["raw"] == v)}
+            return bool(t.get("total")) and t["passed"] == t["total"]
+        return set(perf["variants"]) if all(passed_all(label) for label in perf["requires"]) else set()
 
     def _performance(self, result):
         """Submission and reference interleaved, runs x each; per case the best of its listed
-        variants that passed every hidden case. Each timed run's result is checked by the trusted
+        variants, when they all passed every hidden case. Each timed run's result is checked by the trusted
         checker too (the result of its last repetition, on an input of its own): a variant counts
         in a run only when that result is right. Cases that differ only in their variants share
         each timed run (lab 5 times five variants at one length: one process per run, not five)."""
@@ -310,7 +324,7 @@ class Session:
         for perf in result["_timed"]:
             eligible = self._eligible(result, perf)
             state.append({"perf": perf, "sub": [], "ref": [], "done": not eligible, "eligible": eligible, "floor": [],
-                          "problem": None if eligible else "no timed variant passed every hidden case: no performance points"})
+                          "problem": None if eligible else "a variant it times failed a hidden case: no performance points"})
         for group_number, group in enumerate(timing_groups(result["_timed"])):
             for run in range(spec.get("runs", 3)):
                 active = [state[i] for i in group if not state[i]["done"]]
@@ -329,11 +343,17 @@ class Session:
                 active = [c for c in active if not c["done"]]
                 if not active:
                     continue
-                _, ref_doc, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"), timed, None)
+                # The reference's best is over all of a case's variants, whichever the submission got right.
+                everything = dict(timed, variants=sorted({v for c in active for v in c["perf"]["variants"]}))
+                _, ref_doc, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"),
+                                                        everything, None)
                 for c in active:
                     mine = right & c["eligible"]
+                    theirs = [ref_times[v] for v in c["perf"]["variants"] if v in ref_times]
+                    if not theirs:
+                        raise RuntimeError(f"the reference solution did not time {c['perf']['variants']}: {ref_doc.get('results')}")
                     c["sub"].append(min(times[v] for v in mine))
-                    c["ref"].append(min(ref_times[v] for v in c["perf"]["variants"]))
+                    c["ref"].append(min(theirs))
                     c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc))
                     # Far past the curve's end: more runs cannot earn a point, only cost minutes.
                     c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
@@ -346,7 +366,7 @@ class Session:
                 c["problem"] = (f"impossible time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
                                 "(the byte model at the measured copy bandwidth, or the flops at the FP32 peak): no performance points")
                 ratio = None
-            cases_done.append({"args": " ".join(timed_args(c["perf"])), "variants": c["perf"]["variants"],
+            cases_done.append({"args": public_args(timed_args(c["perf"])), "variants": c["perf"]["variants"],
                                "submission_ms": statistics.median(c["sub"]) if c["sub"] else None,
                                "reference_ms": statistics.median(c["ref"]) if c["ref"] else None, "ratio": ratio,
                                "fraction": scoring.performance_fraction(ratio, spec["slack"], spec["zero_at"]), "problem": c["problem"],
