@@ -193,7 +193,7 @@ deps-bench:
 	@common/tools/deps.sh check bench
 
 doctor:
-	@NVCC="$(NVCC)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" common/tools/doctor.sh
+	@NVCC="$(NVCC)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" CUPTI_LIB_DIR="$(and $(CUPTI_INCLUDE),$(CUPTI_LIB_DIR))" common/tools/doctor.sh
 
 NO_TESTS = @echo "convlab: this copy has no tests/ (a student release): build and run a lab instead, e.g. make lab3 && ./lab3"; exit 1
 

@@ -195,6 +195,12 @@ class LabRun {
                                     "runs are timed by the host clock around a device-wide synchronisation");
     }
 
+    // After a GPU variant's timed runs with --fresh-input-each-rep: the next variant starts from
+    // the case's own input again.
+    void restore_input() {
+        if (options_.fresh_input && session_->healthy()) session_->load_random_input(options_.seed);
+    }
+
     // --fresh-input-each-rep: the input of timed run number `rep` (warm-ups included).
     Image fresh_input(int rep) const {
         return make_random_image(image_.width, image_.height, image_.channels, options_.seed + 1 + uint64_t(rep));
@@ -274,10 +280,15 @@ class LabRun {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;
                 if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(options_.seed + 1 + rep); };
-                r.time = session_->time([&] { v.launch(args); }, plan, true, fresh);
-                session_->fetch_output(out.data());
+                try {
+                    r.time = session_->time([&] { v.launch(args); }, plan, true, fresh);
+                    session_->fetch_output(out.data());
+                } catch (const CudaError&) {
+                    restore_input();
+                    throw;
+                }
                 write_raw(c, v.name, out);
-                if (options_.fresh_input) session_->load_random_input(options_.seed);  // the next variant's input
+                restore_input();
                 after_timing(c, r, out, v.tile);
             }
             if (r.status == "pass" && v.end_to_end) run_end_to_end(c, v, r);

@@ -59,8 +59,9 @@ def main(argv=None):
     parser.add_argument("--reports", help="write one readable report per student into this folder")
     parser.add_argument("--seed", type=int, help="the hidden cases' seed (default: a fresh secret; give one to reproduce a session)")
     parser.add_argument("--uid-base", type=int, default=sandbox.UID_BASE,
-                        help="grading as root, submission i runs as user and group number UID_BASE + i (default %(default)s; "
-                             "numbers of existing accounts are skipped)")
+                        help="grading as root, submission i runs as user and group number B + i, where B is the first of "
+                             "UID_BASE, UID_BASE + 10000, ... no other grading session holds (default %(default)s); no "
+                             "number of the range may belong to an account")
     parser.add_argument("--no-performance", action="store_true", help="skip the timed comparison with the reference")
     parser.add_argument("--no-sanitizer", action="store_true", help="skip compute-sanitizer")
     parser.add_argument("--work", help="keep the work folder here (default: a temporary one, removed)")

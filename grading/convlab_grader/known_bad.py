@@ -6,6 +6,9 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   report_excludes: a text that must not appear anywhere in its result (what a cheat tried to smuggle out);
   time_ratio_at_least: in every timed case it was timed in, its median time over the reference's is at
   least this (a timing trick must not make it look faster than it is).
+An entry with "needs": "isolation" attacks other submissions or the grader's machine: it is only
+graded where the grader runs as root with namespaces (sandbox.Isolation), since elsewhere the
+attack succeeds by design, as the grader's notes say.
 An attack on other submissions is caught when they keep their grades: the batch's reference
 solution, graded after it, must still get full marks (tests/grader_tests.py)."""
 import json

@@ -5,6 +5,7 @@ folder and the other submissions hidden, only its own folder writable, and nothi
 once the run ends. Time, CPU, file-size and process-count limits apply to every run, and the
 output is read with a deadline even after a kill. What this machine does not allow is said once
 in Isolation.notes rather than silently skipped."""
+import fcntl
 import json
 import os
 import pwd
@@ -19,6 +20,7 @@ import time
 
 OUTPUT_LIMIT = 64 * 1024           # bytes of stdout/stderr kept per run
 UID_BASE = 61000                   # submission i runs as user and group UID_BASE + i (no account needed)
+UID_BLOCK = 10000                  # user numbers one session claims (at most this many submissions)
 MAX_PROCESSES = 1024               # per submission user: threads count too (OpenMP, CUDA, make -j)
 TMP_BYTES = 1 << 30                # each run's private /tmp and /dev/shm
 DRAIN_SECONDS = 10                 # how long the output is read after a kill
@@ -43,7 +45,7 @@ class Isolation:
     def __init__(self, hidden=(), uid_base=UID_BASE):
         self.notes = []
         self.root = os.geteuid() == 0
-        self.uid_base = uid_base
+        self.uid_base = self._claim_uids(uid_base) if self.root else uid_base
         self.hidden = [os.path.realpath(p) for p in (*hidden, *ALWAYS_HIDDEN)]
         self.prefix = None
         for prefix in ([NAMESPACES] if self.root else []) + [NAMESPACES[:1] + ["--user", "--map-root-user"] + NAMESPACES[1:]]:
@@ -56,14 +58,29 @@ class Isolation:
         if not self.root:
             self.notes.append("the grader is not root: every submission runs as the grader's own user, not one of its own")
 
+    def _claim_uids(self, first):
+        """A block of UID_BLOCK user numbers no other grading session on this machine uses (two
+        sessions sharing numbers could reach, and sweep, each other's submissions): each block is
+        held by a lock for as long as this session lives."""
+        for base in range(first, first + 100 * UID_BLOCK, UID_BLOCK):
+            handle = open(os.path.join("/tmp", f"convlab-grader-uids-{base}.lock"), "w")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                continue
+            self._lock = handle  # released when the session ends
+            return base
+        raise RuntimeError(f"100 grading sessions already hold user numbers from {first}: pass another --uid-base")
+
     def identity(self, index, folder):
         """The identity of the index-th submission of the session; its folder becomes its own."""
         os.makedirs(folder, exist_ok=True)
         if not self.root:
             return Identity(None, None, folder)
         uid = self.uid_base + index
-        while _account_exists(uid):
-            uid += 100000  # never a real account's number
+        if _account_exists(uid):
+            raise RuntimeError(f"user number {uid} belongs to an account: pass a --uid-base whose range holds none")
         os.chown(folder, uid, uid)
         os.chmod(folder, 0o700)
         return Identity(uid, uid, folder)
