@@ -155,8 +155,15 @@ def jailed_runs_are_isolated():
         def jailed(who, script, limit=20):
             return sandbox.run(iso, ["sh", "-c", script], who.folder, limit, identity=who)
 
+        # Another copy of the kit that nobody named as hidden: outside the system's trees, so unseen.
+        stray = tempfile.mkdtemp(prefix="convlab-test-", dir="/var" if os.access("/var", os.W_OK) else None)
+        with open(os.path.join(stray, "answer.txt"), "w") as f:
+            f.write("the reference solution\n")
+        os.chmod(stray, 0o755)
+        os.chmod(os.path.join(stray, "answer.txt"), 0o644)
         seen = jailed(alice, f"id -u; ls -A /tmp | tr '\\n' ' '; echo; ls /proc | grep -c '^[0-9]'; "
-                             f"cat {secret_dir}/solutions/answer.txt 2>&1; ls {tmp}/work/submissions | tr '\\n' ' '; echo; "
+                             f"cat {secret_dir}/solutions/answer.txt {stray}/answer.txt 2>&1; "
+                             f"ls {tmp}/work/submissions | tr '\\n' ' '; echo; "
                              f"echo kept > /tmp/note; echo kept > /dev/shm/note; touch {bob.folder}/planted 2>&1; "
                              f"touch {alice.folder}/mine && echo wrote-own")
         lines = seen.stdout.split("\n")
@@ -165,8 +172,9 @@ def jailed_runs_are_isolated():
         own_path = [os.path.relpath(alice.folder, "/tmp").split("/")[0]] if alice.folder.startswith("/tmp/") else []
         assert lines[1].split() == own_path, f"/tmp holds {lines[1]!r}, expected only {own_path}"
         assert int(lines[2]) <= 4, f"the jail sees {lines[2]} processes: not a PID namespace of its own"
-        assert "the reference solution" not in seen.stdout, "a hidden path was readable"
-        assert lines[4].split() == ["alice"], f"other submissions' folders are visible: {lines[4]!r}"
+        shutil.rmtree(stray, ignore_errors=True)
+        assert "the reference solution" not in seen.stdout, "a hidden path, or a copy of the kit elsewhere, was readable"
+        assert lines[5].split() == ["alice"], f"other submissions' folders are visible: {lines[5]!r}"
         assert "planted" not in os.listdir(bob.folder), "a submission wrote into another's folder"
         assert "wrote-own" in seen.stdout, seen.stdout + seen.stderr
         later = jailed(bob, "cat /tmp/note /dev/shm/note 2>/dev/null; echo end")

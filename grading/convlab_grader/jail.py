@@ -3,24 +3,28 @@
 
 It is process 1 of a new PID namespace, so when it exits the kernel kills every process the
 submission started there, daemons and `setsid` children included. Before it starts the command it
-changes what the submission can see, in a mount namespace of its own:
-  - a private, empty /tmp and /dev/shm (nothing carries over from one run to the next);
-  - every hidden path (the kit with its solutions and grading specs, the grader's work folder with
-    the other students' builds, the submissions as handed in, home folders) covered by an empty
-    tmpfs owned by root (the submission's user cannot write there);
-  - the submission's own scratch folder back in place, at the same path, writable.
-Then it drops to the submission's own user and group, with no supplementary groups, and runs the
-command. It waits for it (reaping whatever else exits, as process 1 must) and exits with its
-status, or 128 + the signal that killed it.
+builds, in a mount namespace of its own, the only file tree the submission sees, and enters it
+(chroot): the system's programs and libraries (SYSTEM below, as they are), a new /proc that shows
+the namespace's processes only, a private, empty /tmp and /dev/shm, and the submission's own
+folder, writable, at its usual path. Nothing else: no home folder, no other copy of the kit
+wherever it lies, no other submission, no grader's folder. Paths named "hidden" that lie inside
+the system trees (a kit kept under /opt, say) are covered as well. Then it drops to the
+submission's own user and group, with no supplementary groups, and runs the command. It waits
+for it (reaping whatever else exits, as process 1 must) and exits with its status, or 128 + the
+signal that killed it.
 
-Only the standard library, all imported before anything is hidden."""
+Only the standard library, all imported before the tree changes."""
 import ctypes
 import json
 import os
 import resource
 import sys
 
-MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
+# What a build and a run need: compilers, the CUDA toolkit and driver libraries, configuration,
+# devices (the GPU's among them) and the kernel's view of the hardware.
+SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/dev", "/sys"]
+STAGING = "/tmp"  # a tmpfs is mounted here; the new root is built inside it
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -31,30 +35,39 @@ def _mount(source, target, fstype, flags, data=None):
         raise OSError(errno, f"mount {fstype or 'bind'} on {target}: {os.strerror(errno)}")
 
 
-def _covered(path, hidden):
-    return any(path == h or path.startswith(h.rstrip("/") + "/") for h in hidden)
+def _tmpfs(target, mode, size):
+    _mount("none", target, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode},size={size}")
 
 
 def enter(config):
-    """Everything before the command: mounts, then the identity. Runs as root, as process 1."""
+    """Everything before the command: the new file tree, entered. Runs as root, as process 1."""
     _mount("none", "/", None, MS_REC | MS_PRIVATE)
-    # Held open across the covering mounts: the scratch is put back from these handles.
+    # Held open while the tree is built: the scratch is put back from these handles.
     keep = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in config["writable"]]
-    hidden = sorted({os.path.realpath(p) for p in config["hidden"] if os.path.isdir(p)}, key=len)
-    done = []
-    for path in hidden:
-        if _covered(path, done) or not os.path.isdir(path):
-            continue  # already under an earlier (shorter) cover
-        _mount("none", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k")
-        done.append(path)
+    _tmpfs(STAGING, "0755", "16m")
+    root = os.path.join(STAGING, "root")
+    os.mkdir(root)
+    for top in SYSTEM:
+        inside = root + top
+        if os.path.islink(top):
+            os.symlink(os.readlink(top), inside)  # /bin -> usr/bin on a merged-/usr system
+        elif os.path.isdir(top):
+            os.mkdir(inside)
+            _mount(top, inside, None, MS_BIND | MS_REC)
     for path in ("/tmp", "/dev/shm"):
-        if os.path.isdir(path):
-            _mount("none", path, "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={config['tmp_bytes']}")
+        os.makedirs(root + path, exist_ok=True)
+        _tmpfs(root + path, "1777", config["tmp_bytes"])
+    os.mkdir(root + "/proc")
+    _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    for path in sorted({os.path.realpath(p) for p in config["hidden"]}, key=len):
+        if os.path.isdir(root + path) and not os.path.islink(root + path):
+            _tmpfs(root + path, "0755", "64k")
     for path, handle in keep:
-        if not os.path.isdir(path):
-            os.makedirs(path, mode=0o755)  # inside a cover: a root-owned path to the scratch
-        _mount(f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC)
+        os.makedirs(root + path, mode=0o755, exist_ok=True)  # root-owned folders on the way to it
+        _mount(f"/proc/self/fd/{handle}", root + path, None, MS_BIND | MS_REC)
         os.close(handle)
+    os.chroot(root)
+    os.chdir("/")
 
 
 def child(config, command):

@@ -1,8 +1,9 @@
 """Running untrusted code. Each submission gets an identity of its own (a numeric user and group
 no other submission shares, when the grader is root) and every run of it goes through jail.py:
-new mount, PID and network namespaces, a private /tmp and /dev/shm, the kit, the grader's work
-folder and the other submissions hidden, only its own folder writable, and nothing of it alive
-once the run ends. Time, CPU, file-size and process-count limits apply to every run, and the
+new mount, PID and network namespaces, a file tree of the system's programs and libraries, a
+private /tmp and /dev/shm and its own folder (the only one it can write), nothing else of the
+machine (the kit, the grader's work folder, other submissions, home folders), and nothing of it
+alive once the run ends. Time, CPU, file-size and process-count limits apply to every run, and the
 output is read with a deadline even after a kill. What this machine does not allow is said once
 in Isolation.notes rather than silently skipped."""
 import fcntl
@@ -26,7 +27,6 @@ TMP_BYTES = 1 << 30                # each run's private /tmp and /dev/shm
 DRAIN_SECONDS = 10                 # how long the output is read after a kill
 JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jail.py")
 NAMESPACES = ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--mount-proc"]
-ALWAYS_HIDDEN = ["/root", "/home", "/srv", "/mnt", "/media", "/var/tmp"]
 
 
 class Identity:
@@ -46,7 +46,7 @@ class Isolation:
         self.notes = []
         self.root = os.geteuid() == 0
         self.uid_base = self._claim_uids(uid_base) if self.root else uid_base
-        self.hidden = [os.path.realpath(p) for p in (*hidden, *ALWAYS_HIDDEN)]
+        self.hidden = [os.path.realpath(p) for p in hidden]
         self.prefix = None
         for prefix in ([NAMESPACES] if self.root else []) + [NAMESPACES[:1] + ["--user", "--map-root-user"] + NAMESPACES[1:]]:
             if _probe(prefix + [sys.executable, JAIL, json.dumps(_jail_config(None, "/", [], self.hidden)), "--", "true"]):
