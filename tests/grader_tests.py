@@ -137,8 +137,8 @@ def time_limit_kills_the_whole_group():
 
 def jailed_runs_are_isolated():
     """Two submissions' identities, as the grader gives them: each run sees a private /tmp and
-    /dev/shm, its own processes only, none of the hidden paths, and cannot write into the other's
-    folder; a daemon it starts (setsid, holding the output pipe) neither survives the run nor
+    /dev/shm, its own processes only, none of the hidden paths nor a stray copy of the kit, has no
+    capabilities and cannot gain any (no_new_privs), and cannot write into the other's folder; a daemon it starts (setsid, holding the output pipe) neither survives the run nor
     holds the grader past the limit; a crash inside the jail is still a crash."""
     with tempfile.TemporaryDirectory() as tmp:
         secret_dir = os.path.join(tmp, "kit")
@@ -177,6 +177,8 @@ def jailed_runs_are_isolated():
         assert lines[5].split() == ["alice"], f"other submissions' folders are visible: {lines[5]!r}"
         assert "planted" not in os.listdir(bob.folder), "a submission wrote into another's folder"
         assert "wrote-own" in seen.stdout, seen.stdout + seen.stderr
+        privileges = jailed(alice, "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status | tr -s '\\t' ' '")
+        assert privileges.stdout.split("\n")[:2] == ["CapEff: 0000000000000000", "NoNewPrivs: 1"], privileges.stdout
         later = jailed(bob, "cat /tmp/note /dev/shm/note 2>/dev/null; echo end")
         assert later.stdout.strip() == "end", f"a file from the earlier run survived: {later.stdout}"
 

@@ -9,7 +9,8 @@ the namespace's processes only, a private, empty /tmp and /dev/shm, and the subm
 folder, writable, at its usual path. Nothing else: no home folder, no other copy of the kit
 wherever it lies, no other submission, no grader's folder. Paths named "hidden" that lie inside
 the system trees (a kit kept under /opt, say) are covered as well. Then it drops to the
-submission's own user and group, with no supplementary groups, and runs the command. It waits
+submission's own user and group, with no supplementary groups and no way to gain privileges
+(no_new_privs), and runs the command. It waits
 for it (reaping whatever else exits, as process 1 must) and exits with its status, or 128 + the
 signal that killed it.
 
@@ -25,6 +26,7 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 163
 # devices (the GPU's among them) and the kernel's view of the hardware.
 SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/dev", "/sys"]
 STAGING = "/tmp"  # a tmpfs is mounted here; the new root is built inside it
+PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -70,11 +72,24 @@ def enter(config):
     os.chdir("/")
 
 
+def _drop_privileges(config):
+    """No setuid program may raise the submission's privileges (no_new_privs: `su`, `mount` and
+    the like are in /usr), and none of the capabilities the jail needed survive: as its own user
+    (the grader is root) setuid clears them; in a user namespace (the grader is not root) the
+    submission stays user 0 of that namespace, so the bounding set is emptied before exec."""
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if config["uid"] is None:
+        for capability in range(64):
+            _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # past the last one: EINVAL, ignored
+        return
+    os.setgroups([])
+    os.setgid(config["gid"])
+    os.setuid(config["uid"])
+
+
 def child(config, command):
-    if config["uid"] is not None:  # None: a user namespace of the grader's own user (not root)
-        os.setgroups([])
-        os.setgid(config["gid"])
-        os.setuid(config["uid"])
+    _drop_privileges(config)
     procs = config["max_processes"]
     resource.setrlimit(resource.RLIMIT_NPROC, (procs, procs))
     os.chdir(config["cwd"])
