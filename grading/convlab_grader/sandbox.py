@@ -78,6 +78,8 @@ class Isolation:
         os.makedirs(folder, exist_ok=True)
         if not self.root:
             return Identity(None, None, folder)
+        if index >= UID_BLOCK:
+            raise RuntimeError(f"a session grades at most {UID_BLOCK} submissions: split the batch")
         uid = self.uid_base + index
         if _account_exists(uid):
             raise RuntimeError(f"user number {uid} belongs to an account: pass a --uid-base whose range holds none")
