@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What convlab needs from Debian/Ubuntu packages, checked or installed.
-#   deps.sh check build|test|bench   exit 0 when present; otherwise one message naming the fix, exit 1
+#   deps.sh check build|test|bench   exit 0 when present; otherwise install what is missing when
+#                                    this user can (root, or passwordless sudo), saying so in one
+#                                    line, or print the exact command and exit 1
 #   deps.sh install                  apt-get install everything (as root or with passwordless sudo);
 #                                    otherwise print the exact command and exit 1
 # Header folders come from the Makefile (STB_INCLUDE, JSON_INCLUDE, CXXOPTS_INCLUDE, GTEST_INCLUDE).
@@ -46,26 +48,68 @@ check_nvcc() {
     return 1
 }
 
+# The package headers are looked for where Debian puts them unless a folder was given.
+headers_overridden() {
+    [ "$STB_INCLUDE" != /usr/include/stb ] || [ "$JSON_INCLUDE" != /usr/include ] ||
+        [ "$CXXOPTS_INCLUDE" != /usr/include ] || [ "$GTEST_INCLUDE" != /usr/include ]
+}
+
+# sudo_prefix: empty for root, "sudo -n" with passwordless sudo; fails when neither.
+sudo_prefix() {
+    if [ "$(id -u)" -eq 0 ]; then echo ""
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then echo "sudo -n"
+    else return 1
+    fi
+}
+
+# install_packages PKG...: apt-get update, then install; apt-get's own output only when it fails.
+install_packages() {
+    local sudo log
+    sudo=$(sudo_prefix) || return 1
+    log=$(mktemp)
+    if ! { $sudo apt-get update -q && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"; } >"$log" 2>&1; then
+        tail -n 15 "$log" >&2
+        rm -f "$log"
+        return 1
+    fi
+    rm -f "$log"
+}
+
+# The command this user would type: no sudo for root.
+install_command() {
+    if [ "$(id -u)" -eq 0 ]; then echo "apt-get update && apt-get install -y"; else echo "sudo apt-get update && sudo apt-get install -y"; fi
+}
+
 case "${1:-}" in
     check)
+        # make test, make demo and every build come here first: what is missing is installed when
+        # this user can (root, or passwordless sudo) and the headers are looked for in Debian's
+        # places; otherwise the exact command to type is printed.
         purpose=${2:-build}
         check_nvcc || exit 1
         missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
+        missing=${missing% }
         [ -z "$missing" ] && exit 0
-        echo "convlab: missing packages for '$purpose': ${missing% }. Install them with:" >&2
-        echo "    sudo apt-get install -y ${missing% }     (or: make deps)" >&2
+        if ! headers_overridden && command -v apt-get >/dev/null && sudo_prefix >/dev/null; then
+            echo "convlab: installing what '$purpose' needs: $missing (apt-get)" >&2
+            if install_packages $missing; then
+                missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
+                missing=${missing% }
+                [ -z "$missing" ] && exit 0
+            fi
+            echo "convlab: apt-get did not install $missing" >&2
+        fi
+        echo "convlab: missing packages for '$purpose': $missing. Install them with:" >&2
+        echo "    $(install_command) $missing     (or: make deps)" >&2
         echo "  On a machine without the packages, point the build at copied headers: make DEPS_INCLUDE=/path/to/include ..." >&2
         exit 1 ;;
     install)
-        if [ "$(id -u)" -eq 0 ]; then sudo=""
-        elif sudo -n true 2>/dev/null; then sudo="sudo -n"
-        else
+        if ! sudo_prefix >/dev/null; then
             echo "convlab: installing packages needs root. Run:" >&2
-            echo "    sudo apt-get update && sudo apt-get install -y $ALL_PACKAGES" >&2
+            echo "    $(install_command) $ALL_PACKAGES" >&2
             exit 1
         fi
-        export DEBIAN_FRONTEND=noninteractive
-        $sudo apt-get update -q && $sudo apt-get install -y -q $ALL_PACKAGES || exit 1
+        install_packages $ALL_PACKAGES || exit 1
         check_nvcc || exit 1
         echo "convlab: dependencies installed" ;;
     *)
