@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <limits>
 #include <cxxopts.hpp>
 #include <filesystem>
 #include <sstream>
@@ -32,6 +33,9 @@ long long parse_whole(const std::string& text, const std::string& what) {
     long long value = 0;
     try {
         value = std::stoll(text, &used);
+    } catch (const std::out_of_range&) {
+        throw InputError(what + " " + text + " is too large; accepted: a whole number up to " +
+                         std::to_string(std::numeric_limits<long long>::max()));
     } catch (const std::exception&) {
         used = 0;
     }

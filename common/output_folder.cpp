@@ -14,6 +14,8 @@ namespace convlab {
 
 OutputFolder::OutputFolder(std::string path) : path_(std::move(path)) {
     if (path_.empty()) return;
+    // "pics/" and "pics" are one folder: the files go in "pics/input.png", not "pics//input.png".
+    while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
     std::error_code error;
     std::filesystem::create_directories(path_, error);
     if (error || !std::filesystem::is_directory(path_))

@@ -97,6 +97,7 @@ def bad_input_cases(tmp):
         "huge size": (["--size", "40000x40000"], "1 to 32768"),
         "2 channels": (["--channels", "2"], "1 or 3"),
         "fresh input of a synthetic image": (["--fresh-input-each-rep"], "needs --image random"),
+        "seed too large": (["--seed", "99999999999999999999"], "is too large"),
         "even mask": (["--mask", "box:4"], "odd size"),
         "zero mask": (["--mask", "gauss:0:1"], "odd size"),
         "mask larger than the lab allows": (["--mask", "box:33"], "1 to 31"),
@@ -231,8 +232,8 @@ def formats_parse():
 
 def pictures_are_written():
     with tempfile.TemporaryDirectory() as tmp:
-        status, _, err = lab("lab0-solution", "--size", "33x21", "--check-only", "--threads", "2", "--out", tmp)
-        assert status == 0, err
+        status, _, err = lab("lab0-solution", "--size", "33x21", "--check-only", "--threads", "2", "--out", tmp + "/")
+        assert status == 0 and f"pictures saved in {tmp}/\n" in err, err
         names = sorted(os.listdir(tmp))
         assert names == ["input.png", "openmp-diff.png", "openmp.png", "reference.png", "sequential-diff.png",
                          "sequential.png"], names
