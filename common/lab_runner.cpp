@@ -201,10 +201,10 @@ class LabRun {
         if (options_.fresh_input && session_->healthy()) session_->load_random_input(options_.seed);
     }
 
-    // --fresh-input-each-rep: the input of timed run number `rep` (warm-ups included).
-    Image fresh_input(int rep) const {
-        return make_random_image(image_.width, image_.height, image_.channels, options_.seed + 1 + uint64_t(rep));
-    }
+    // --fresh-input-each-rep: the seed of timed run number `rep`'s input (warm-ups included); the
+    // grader checks the last run's result against this seed.
+    uint64_t fresh_seed(int rep) const { return options_.seed + 1 + uint64_t(rep); }
+    Image fresh_input(int rep) const { return make_random_image(image_.width, image_.height, image_.channels, fresh_seed(rep)); }
 
     std::string picture_name(const std::string& name, const Mask& mask) const {
         return masks_.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
@@ -279,7 +279,7 @@ class LabRun {
             if (timed) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;
-                if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(options_.seed + 1 + rep); };
+                if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(fresh_seed(rep)); };
                 try {
                     r.time = session_->time([&] { v.launch(args); }, plan, true, fresh);
                     session_->fetch_output(out.data());

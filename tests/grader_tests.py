@@ -31,6 +31,18 @@ def scoring_arithmetic():
         assert specs.max_score(spec) + spec["rubric"].get("manual", 0) == 100, f"lab {lab}'s rubric does not add to 100"
 
 
+def physical_floor():
+    """The least time a correct run can take: bytes at the copy bandwidth or flops at the FP32
+    peak, whichever is larger, times the margin; none without a GPU's figures."""
+    ref = {"device": {"copy_bandwidth_gbs": 3000.0, "fp32_peak_gflops": 60000.0}}
+    small_mask = grader.floor_ms(["--size", "4000x2000", "--channels", "1", "--mask", "box:3"], ref)
+    assert abs(small_mask - grader.FLOOR_SHARE * 8e6 * 5 / 3e12 * 1e3) < 1e-12, small_mask  # bytes bound
+    big_mask = grader.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], ref)
+    assert abs(big_mask - grader.FLOOR_SHARE * 2 * 31 * 31 * 24e6 / 6e13 * 1e3) < 1e-9, big_mask  # flops bound
+    assert grader.floor_ms(["--size", "64", "--channels", "1", "--mask", "box:3"], {"device": None}) is None
+    assert grader.floor_ms(["--elements", "1000"], ref) is None
+
+
 def spec_mistakes_are_refused():
     """A spec whose points do not add up, or whose variant name --variant's list would split, is
     refused with its file named, before any submission is graded."""
@@ -73,7 +85,9 @@ def drawn_cases_differ_by_student():
     assert cases.hidden_cases(lab3, a) != cases.hidden_cases(lab3, b)
     timed = cases.timed_cases(lab3, a)
     border = lambda case: case["args"][case["args"].index("--border") + 1]  # noqa: E731
-    assert len(timed) == 2 and border(timed[0]) != border(timed[1]), [c["args"] for c in timed]
+    for secret in range(50):  # the borders are taken in turn over a lab's cases, whatever the draw
+        both = cases.timed_cases(lab3, secret)
+        assert len(both) == 2 and border(both[0]) != border(both[1]), [c["args"] for c in both]
     assert timed[0]["args"] != cases.timed_cases(lab3, b)[0]["args"]
     for case in timed:
         w, h = case["args"][case["args"].index("--size") + 1].split("x")
@@ -192,7 +206,7 @@ def jailed_runs_are_isolated():
         escaped = jailed(alice, "setsid sh -c 'exec sleep 300' </dev/null >/dev/null 2>&1 & echo left")
         assert escaped.status == 0 and "left" in escaped.stdout, escaped.describe()
         time.sleep(0.2)
-        alive = [p for p in sandbox._pids_of(alice.uid)]
+        alive = sandbox.pids_of(alice.uid)
         assert not alive, f"processes of the submission outlived its run: {alive}"
         crash = jailed(alice, "kill -SEGV $$")
         assert crash.crashed and "SIGSEGV" in crash.describe(), crash.describe()
@@ -311,7 +325,7 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
             assert status == 0, (stdout.read() + "".join(log))[-3000:]
         results = results_of(out)
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s", flush=True)
-        left = [pid for pid, uid in processes() if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK]
+        left = [pid for pid, uid in sandbox.processes() if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK]
         assert not left, f"processes of graded submissions still run after the batch: {left}"
         assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
     problems = []
@@ -328,17 +342,6 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
         caught += not wrong
     print(f"    lab {lab}: {caught} of {len(bad)} known-bad submissions concluded as described", flush=True)
     assert not problems, "\n".join(problems)
-
-
-def processes():
-    """(pid, uid) of every process on the machine."""
-    found = []
-    for entry in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            found.append((int(entry), os.stat(f"/proc/{entry}").st_uid))
-        except OSError:
-            pass
-    return found
 
 
 def too_noisy_to_time(solution, spec):
@@ -383,6 +386,7 @@ def register(results):
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
                 "correctness or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
+    results.run("grader: the physical floor under which a time is impossible", physical_floor)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)

@@ -33,9 +33,15 @@ def hidden_cases(spec, secret):
     return cases
 
 
+def mix(secret, text):
+    """A seed from a secret and a text: a student's seed from the session's secret and the name,
+    a draw's seed from the student's seed and what is drawn."""
+    return int(hashlib.sha256(f"{secret}:{text}".encode()).hexdigest()[:15], 16)
+
+
 def student_secret(secret, student):
     """The seed of one student's cases: the session's secret mixed with the student's name."""
-    return int(hashlib.sha256(f"{secret}/{student}".encode()).hexdigest()[:15], 16)
+    return mix(secret, student)
 
 
 def timed_cases(spec, secret):
@@ -45,16 +51,19 @@ def timed_cases(spec, secret):
     borders and channel counts are taken in turn from a random start, so two timed cases never
     both get the same easy configuration."""
     drawn, draws = [], {}
+    # One start for the whole lab, so that consecutive cases get different borders and channels.
+    start = random.Random(mix(secret, "timed"))
+    start_b = start.randrange(len(spec.get("borders") or [0]))
+    start_c = start.randrange(len(spec.get("channels") or [0]))
     for perf in spec.get("performance", {}).get("cases", []):
         key = json.dumps(perf["args"])
         if key not in draws:
-            rng = random.Random(student_mix(secret, key))
+            rng = random.Random(mix(secret, key))
             args = list(perf["args"])
             if "elements" in spec:
                 args += ["--seed", str(rng.randrange(1, 1 << 62))]
             else:
                 n = len(draws)
-                start_b, start_c = rng.randrange(len(spec["borders"])), rng.randrange(len(spec["channels"]))
                 args = _jitter_size(args, rng)
                 if "--border" not in args:
                     args += ["--border", spec["borders"][(start_b + n) % len(spec["borders"])]]
@@ -64,10 +73,6 @@ def timed_cases(spec, secret):
             draws[key] = args
         drawn.append(dict(perf, args=draws[key]))
     return drawn
-
-
-def student_mix(secret, text):
-    return int(hashlib.sha256(f"{secret}:{text}".encode()).hexdigest()[:15], 16)
 
 
 def _jitter_size(args, rng):
@@ -85,7 +90,7 @@ def sanitizer_runs(spec, secret):
     counts taken in turn from a drawn start, so that each tool meets every border and every
     channel count (a full product would double the runs for little). Lab 5 has one configuration."""
     s = spec["sanitizer"]
-    rng = random.Random(student_mix(secret, "sanitizer"))
+    rng = random.Random(mix(secret, "sanitizer"))
     if "elements" in spec:
         return [(tool, s["args"] + ["--seed", str(rng.randrange(1, 1 << 40))]) for tool in s["tools"]]
     runs = []

@@ -45,17 +45,8 @@ def fresh_inputs(spec):
     return "elements" not in spec
 
 
-def describe_args(args):
-    """The border, channel count and size of a run, for a report (not its secret seed)."""
-    shown = []
-    for key in ("--size", "--elements", "--channels", "--border", "--mask"):
-        if key in args:
-            shown.append(f"{key} {args[args.index(key) + 1]}")
-    return " ".join(shown)
-
-
 def public_args(args):
-    """A timed case's arguments as a report shows them: the input's secret seed left out."""
+    """A run's arguments as a report shows them: the input's secret seed left out."""
     shown, skip = [], False
     for arg in args:
         if skip:
@@ -304,33 +295,32 @@ class Session:
                  and isinstance(r["time"].get("median_ms"), (int, float))}
         return ran, doc, times
 
-    def _eligible(self, result, perf):
-        """The timed variants that may earn performance points: all of the case's when every label
-        it requires (spec.py checks that those are its variants' labels) passed every hidden case,
-        none otherwise. Performance is paid for correct work only."""
+    def _may_earn(self, result, perf):
+        """Performance is paid for correct work only: a timed case may earn points when every label
+        it requires (spec.py checks that those are its variants' labels) passed every hidden case."""
         def passed_all(label):
             t = result["variants"].get(label, {})
             return bool(t.get("total")) and t["passed"] == t["total"]
-        return set(perf["variants"]) if all(passed_all(label) for label in perf["requires"]) else set()
+        return all(passed_all(label) for label in perf["requires"])
 
     def _performance(self, result):
         """Submission and reference interleaved, runs x each; per case the best of its listed
-        variants, when they all passed every hidden case. Each timed run's result is checked by the trusted
-        checker too (the result of its last repetition, on an input of its own): a variant counts
+        variants, when they all passed every hidden case. Each timed run's result is checked by the
+        trusted checker too (the result of its last repetition, on an input of its own): a variant counts
         in a run only when that result is right. Cases that differ only in their variants share
         each timed run (lab 5 times five variants at one length: one process per run, not five)."""
         spec = self.spec["performance"]
         state = []
         for perf in result["_timed"]:
-            eligible = self._eligible(result, perf)
-            state.append({"perf": perf, "sub": [], "ref": [], "done": not eligible, "eligible": eligible, "floor": [],
-                          "problem": None if eligible else "a variant it times failed a hidden case: no performance points"})
+            may = self._may_earn(result, perf)
+            state.append({"perf": perf, "sub": [], "ref": [], "done": not may, "floor": [],
+                          "problem": None if may else "a variant it times failed a hidden case: no performance points"})
         for group_number, group in enumerate(timing_groups(result["_timed"])):
             for run in range(spec.get("runs", 3)):
                 active = [state[i] for i in group if not state[i]["done"]]
                 if not active:
                     break
-                timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["eligible"]}))
+                timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["perf"]["variants"]}))
                 name = f"perf-{group_number}-{run}"
                 out = self._scratch(result, name)
                 ran, doc, times = self._timed_run(result["_binary"], out, timed, result["_identity"])
@@ -338,17 +328,14 @@ class Session:
                 verdicts = self._check(result, out, name, compare_args)
                 right = {v for v, t in times.items() if verdicts.get(raw_name(v), {}).get("status") == "pass"}
                 for c in active:
-                    if not right & c["eligible"]:
+                    if not right & set(c["perf"]["variants"]):
                         c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True
                 active = [c for c in active if not c["done"]]
                 if not active:
                     continue
-                # The reference's best is over all of a case's variants, whichever the submission got right.
-                everything = dict(timed, variants=sorted({v for c in active for v in c["perf"]["variants"]}))
-                _, ref_doc, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"),
-                                                        everything, None)
+                _, ref_doc, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"), timed, None)
                 for c in active:
-                    mine = right & c["eligible"]
+                    mine = right & set(c["perf"]["variants"])
                     theirs = [ref_times[v] for v in c["perf"]["variants"] if v in ref_times]
                     if not theirs:
                         raise RuntimeError(f"the reference solution did not time {c['perf']['variants']}: {ref_doc.get('results')}")
@@ -411,7 +398,7 @@ class Session:
             verdict = {"points": s["tools"][tool], "clean": not dirty, "runs": len(mine)}
             if dirty:
                 _, args, _, ran, found = dirty[0]
-                verdict["run"] = f"{ran.describe()} with {describe_args(args)}"
+                verdict["run"] = f"{ran.describe()} with {public_args(args)}"
                 verdict["findings"] = found
             else:
                 verdict["run"] = f"clean in all {len(mine)} runs"

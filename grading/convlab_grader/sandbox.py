@@ -252,7 +252,7 @@ def sweep(uid):
     this covers a machine without them). Returns how many there were."""
     found = 0
     for _ in range(5):
-        pids = [pid for pid in _pids_of(uid) if pid != os.getpid()]
+        pids = [pid for pid in pids_of(uid) if pid != os.getpid()]
         if not pids:
             break
         for pid in pids:
@@ -265,13 +265,17 @@ def sweep(uid):
     return found
 
 
-def _pids_of(uid):
-    pids = []
+def processes():
+    """(pid, uid) of every process on the machine."""
+    found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    pids.append(int(entry))
+                found.append((int(entry), os.stat(f"/proc/{entry}").st_uid))
             except OSError:
-                pass
-    return pids
+                pass  # ended while we looked
+    return found
+
+
+def pids_of(uid):
+    return [pid for pid, owner in processes() if owner == uid]
