@@ -333,7 +333,10 @@ class Session:
                 active = [c for c in active if not c["done"]]
                 if not active:
                     continue
-                _, ref_doc, ref_times = self._timed_run(self.reference, self._private(f"reference-{group_number}-{run}"), timed, None)
+                # The reference's results are right answers: none is kept once its times are read.
+                ref_out = self._private(f"reference-{_safe(result['student'])}-{group_number}-{run}")
+                _, ref_doc, ref_times = self._timed_run(self.reference, ref_out, timed, None)
+                shutil.rmtree(ref_out, ignore_errors=True)
                 for c in active:
                     mine = right & set(c["perf"]["variants"])
                     theirs = [ref_times[v] for v in c["perf"]["variants"] if v in ref_times]
