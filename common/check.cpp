@@ -15,6 +15,10 @@ Tolerance tolerance_for(const Mask& mask) {
     return {2.0 * terms * unit_roundoff * 255.0 * sum, 0.0};
 }
 
+bool within_tolerance(double got, double expected, Tolerance tolerance) {
+    return std::isfinite(got) && std::fabs(got - expected) <= tolerance.atol + tolerance.rtol * std::fabs(expected);
+}
+
 namespace {
 
 std::string locate(int x, int y, int width, int height, int radius, TileShape tile) {
@@ -43,15 +47,13 @@ CheckResult check_output(const float* got, const float* ref, int width, int heig
     result.values = size_t(width) * height * channels;
     for (size_t n = 0; n < result.values; ++n) {
         const double g = got[n], e = ref[n];
-        bool ok = std::isfinite(g);
         if (std::isnan(g)) ++result.unwritten;
-        if (ok) {
+        if (std::isfinite(g)) {
             const double error = std::fabs(g - e);
             result.max_abs_error = std::max(result.max_abs_error, error);
             result.max_rel_error = std::max(result.max_rel_error, error / std::max(std::fabs(e), 1.0));
-            ok = error <= tolerance.atol + tolerance.rtol * std::fabs(e);
         }
-        if (ok) continue;
+        if (within_tolerance(g, e, tolerance)) continue;
         ++result.bad;
         if (result.first.size() < max_listed) {
             const int c = int(n % channels), x = int(n / channels % width), y = int(n / channels / width);

@@ -16,6 +16,9 @@ struct Tolerance {
     double rtol = 0;
 };
 
+// The one pass rule: finite, and |got - expected| <= atol + rtol*|expected|.
+bool within_tolerance(double got, double expected, Tolerance tolerance);
+
 // Integer masks on 8-bit input are exact in float (every partial sum is an integer below 2^24),
 // so they get zero tolerance. Other masks get the worst-case bound for summing K*K float
 // products in any order: 2 * max(K*K, 16) * 2^-24 * 255 * sum|w|. A shifted halo or a wrong

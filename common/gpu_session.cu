@@ -91,6 +91,11 @@ __global__ void random_image_kernel(uint8_t* pixels, size_t count, uint64_t seed
         pixels[i] = random_pixel(seed, i);
 }
 
+__global__ void gather_kernel(const float* values, const size_t* positions, int count, float* gathered) {
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n < count) gathered[n] = values[positions[n]];
+}
+
 // The host clock may exceed the events by launch and synchronisation overhead (microseconds);
 // beyond this, the variant did GPU (or CPU) work the default stream's events do not cover.
 constexpr double kHostClockFactor = 1.5;
@@ -106,6 +111,8 @@ struct GpuSession::Impl {
     DeviceBuffer<float> mask;
     DeviceBuffer<uint8_t> flush;  // twice the L2: reading it evicts whatever the kernel left there
     DeviceBuffer<unsigned> flush_sink;
+    DeviceBuffer<size_t> sample_positions;  // a spot check's positions and values, sized on first use
+    DeviceBuffer<float> sample_values;
     Event start, stop;
     ConvArgs args{};
     bool broken = false;
@@ -180,6 +187,18 @@ void GpuSession::poison_output() {
 
 void GpuSession::fetch_output(float* h_out) const { impl_->out.copy_to_host(h_out); }
 
+void GpuSession::sample_output(const std::vector<size_t>& positions, float* values) {
+    const int count = int(positions.size());
+    if (impl_->sample_positions.count() < positions.size()) {
+        impl_->sample_positions = DeviceBuffer<size_t>(positions.size());
+        impl_->sample_values = DeviceBuffer<float>(positions.size());
+    }
+    CUDA_CHECK(cudaMemcpy(impl_->sample_positions.get(), positions.data(), count * sizeof(size_t), cudaMemcpyHostToDevice));
+    gather_kernel<<<(count + 255) / 256, 256>>>(impl_->out.get(), impl_->sample_positions.get(), count, impl_->sample_values.get());
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(values, impl_->sample_values.get(), count * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
 void GpuSession::run(const std::function<void()>& fn) {
     guarded([&] {
         fn();
@@ -215,7 +234,7 @@ double GpuSession::time_once(const std::function<void()>& fn, bool flush_l2, boo
 }
 
 TimingStats GpuSession::time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep,
-                             const std::function<void(int)>& before_rep) {
+                             const std::function<void(int)>& before_rep, const std::function<void(int)>& after_rep) {
     std::vector<double> samples;
     int outside_count = 0;
     for (int rep = 0; rep < plan.warmup + plan.reps; ++rep) {
@@ -223,6 +242,7 @@ TimingStats GpuSession::time(const std::function<void()>& fn, const TimingPlan& 
         if (poison_each_rep) poison_output();
         bool outside = false;
         const double ms = time_once(fn, plan.flush_l2, &outside);
+        if (after_rep) guarded([&] { after_rep(rep); });
         if (rep >= plan.warmup) {
             samples.push_back(ms);
             outside_count += outside;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/conv_args.hpp"
 #include "common/device_info.hpp"
@@ -50,14 +51,16 @@ class GpuSession {
 
     void poison_output();                // NaN in every output float
     void fetch_output(float* h_out) const;
+    // values[n] = the output's value at positions[n] (a spot check's few values, gathered on the GPU).
+    void sample_output(const std::vector<size_t>& positions, float* values);
 
     // Runs fn (which enqueues work on the default stream), then synchronises and checks for errors.
     void run(const std::function<void()>& fn);
     // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
     // run (warm-ups too), outside the timed region: before_rep(run number) if given, the output
-    // poisoned (if asked) and the L2 flushed.
+    // poisoned (if asked) and the L2 flushed; after each, after_rep(run number) if given.
     TimingStats time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep,
-                     const std::function<void(int)>& before_rep = {});
+                     const std::function<void(int)>& before_rep = {}, const std::function<void(int)>& after_rep = {});
     // One timed run of fn in milliseconds, after an L2 flush (if asked) outside the timed region.
     // The events time the default stream; a host clock around the run and a device-wide
     // synchronisation times everything fn started, whatever the stream. When the two disagree by

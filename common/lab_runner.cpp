@@ -20,6 +20,8 @@
 #include "common/reference.hpp"
 #include "common/raw_result.hpp"
 #include "common/report.hpp"
+#include "common/rng.hpp"
+#include "common/spot_check.hpp"
 #include "common/synthetic.hpp"
 
 namespace convlab {
@@ -183,11 +185,19 @@ class LabRun {
         r.message = "passed the first run but failed after timing (a race?): " + r.message;
     }
 
-    // After a variant's timed runs: check the last one's result again, unless each run had an
-    // input of its own (--fresh-input-each-rep: the grader checks the raw result against the
-    // last input); say when the GPU timing had to fall back to the host clock.
-    void after_timing(const Case& c, VariantResult& r, const std::vector<float>& out, TileShape tile) {
+    // After a variant's timed runs: the spot checks of every run; the last one's result checked
+    // again in full, unless each run had an input of its own (--fresh-input-each-rep: the grader
+    // checks the raw result against the last input); a note when the GPU timing had to fall back
+    // to the host clock.
+    void after_timing(const Case& c, VariantResult& r, const std::vector<float>& out, TileShape tile, const SpotChecker& spots) {
+        r.spot_checks = spots.result();
         if (!options_.fresh_input) recheck_after_timing(r, check(c, out, tile));
+        const SpotChecks& s = spots.result();
+        if (s.failed_runs && r.status == "pass") {
+            r.status = "fail";
+            r.message = "passed the first run, but " + std::to_string(s.failed_runs) + " of " + std::to_string(s.runs) +
+                        " timed runs were wrong where their results were spot-checked (" + s.first_failure + ")";
+        }
         if (r.time && r.time->host_clock_samples)
             report_.notes.push_back("warning: " + r.name + ": in " + std::to_string(r.time->host_clock_samples) + " of " +
                                     std::to_string(r.time->samples) +
@@ -205,6 +215,20 @@ class LabRun {
     // grader checks the last run's result against this seed.
     uint64_t fresh_seed(int rep) const { return options_.seed + 1 + uint64_t(rep); }
     Image fresh_input(int rep) const { return make_random_image(image_.width, image_.height, image_.channels, fresh_seed(rep)); }
+
+    SpotChecker spot_checker(const Case& c) const {
+        return SpotChecker(image_.width, image_.height, image_.channels, c.mask.radius(), c.tolerance);
+    }
+    // The reference value at an index of timed run `rep`'s result: the case's reference, or with
+    // fresh inputs the reference of that run's input, computed at that index alone.
+    std::function<double(size_t)> expected_in_run(const Case& c, int rep) const {
+        if (!options_.fresh_input) return [&c](size_t i) { return double(c.reference[i]); };
+        const uint64_t seed = fresh_seed(rep);
+        const auto pixel = [seed](size_t i) { return random_pixel(seed, i); };
+        return [this, &c, pixel](size_t i) {
+            return reference_value_at(pixel, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
+        };
+    }
 
     std::string picture_name(const std::string& name, const Mask& mask) const {
         return masks_.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
@@ -242,16 +266,21 @@ class LabRun {
                 if (threads == counts.front() && !timed) write_raw(c, v.name, out);
                 if (timed) {
                     std::vector<double> samples;
+                    SpotChecker spots = spot_checker(c);
+                    std::vector<float> sampled(SpotChecker::kValuesPerRun);
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
                         // --fresh-input-each-rep: a new input every time (generated outside the timing).
                         const Image fresh = options_.fresh_input ? fresh_input(rep) : Image();
                         const Problem problem = options_.fresh_input ? Problem{fresh, c.mask, options_.border} : c.problem;
                         std::fill(out.begin(), out.end(), kPoison);
                         samples.push_back(time_cpu([&] { v.run(problem, out.data(), threads); }, 1).median_ms);
+                        const std::vector<size_t>& positions = spots.draw();
+                        for (size_t n = 0; n < positions.size(); ++n) sampled[n] = out[positions[n]];
+                        spots.check(rep, sampled.data(), expected_in_run(c, rep));
                     }
                     r.time = summarize(samples);
                     if (threads == counts.front()) write_raw(c, v.name, out);
-                    after_timing(c, r, out, {});
+                    after_timing(c, r, out, {}, spots);
                 }
             } catch (const NotImplemented& e) {
                 r.status = "not-implemented";
@@ -271,17 +300,27 @@ class LabRun {
             const ConvArgs& args = session_->args();
             if (v.prepare) session_->run([&] { v.prepare(c.mask); });
             session_->poison_output();
-            session_->run([&] { v.launch(args); });
+            const int launches = run_counting_launches([&] { v.launch(args); });
             session_->fetch_output(out.data());
             record_check(r, check(c, out, v.tile));
+            if (launches == 0) {  // right or not, a result computed on the CPU (or copied) is not the lesson
+                r.status = "fail";
+                r.message = "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")";
+            }
             const bool timed = r.status == "pass" && !options_.check_only;
             if (!timed) write_raw(c, v.name, out);
             if (timed) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;
                 if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(fresh_seed(rep)); };
+                SpotChecker spots = spot_checker(c);
+                std::vector<float> sampled(SpotChecker::kValuesPerRun);
+                const auto spot_check = [&](int rep) {
+                    session_->sample_output(spots.draw(), sampled.data());
+                    spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                };
                 try {
-                    r.time = session_->time([&] { v.launch(args); }, plan, true, fresh);
+                    r.time = session_->time([&] { v.launch(args); }, plan, true, fresh, spot_check);
                     session_->fetch_output(out.data());
                 } catch (const CudaError&) {
                     restore_input();
@@ -289,7 +328,7 @@ class LabRun {
                 }
                 write_raw(c, v.name, out);
                 restore_input();
-                after_timing(c, r, out, v.tile);
+                after_timing(c, r, out, v.tile, spots);
             }
             if (r.status == "pass" && v.end_to_end) run_end_to_end(c, v, r);
         } catch (const NotImplemented& e) {
@@ -311,13 +350,7 @@ class LabRun {
     // The variant's own host code: allocate, copy in, launch, copy out, free; timed as a whole.
     void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
-        int launches = -1;  // unknown: CUPTI is missing or another tool holds it
-        {
-            const LaunchCounter counter;
-            session_->run([&] { v.end_to_end(c.problem, out.data()); });
-            if (counter.counting()) launches = counter.launches();
-        }
-        if (launches == 0) {  // right or not, a result computed on the CPU is not the lesson
+        if (run_counting_launches([&] { v.end_to_end(c.problem, out.data()); }) == 0) {  // right or not, a result computed on the CPU is not the lesson
             r.status = "fail";
             r.message = "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU";
             return;
@@ -337,6 +370,14 @@ class LabRun {
             v.end_to_end(c.problem, out.data());
         }, plan, false);
         recheck_after_timing(r, check(c, out, v.tile));
+    }
+
+    // Runs fn like GpuSession::run; returns the kernels it launched, or -1 when that is unknown
+    // (CUPTI is missing, or another tool holds it).
+    int run_counting_launches(const std::function<void()>& fn) {
+        const LaunchCounter counter;
+        session_->run(fn);
+        return counter.counting() ? counter.launches() : -1;
     }
 
     // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last

@@ -8,20 +8,9 @@
 namespace convlab {
 
 void conv2d_cpu(const Image& in, const Mask& mask, Border border, float* out) {
-    const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < ch; ++c) {
-                double sum = 0.0;
-                for (int i = 0; i < k; ++i)
-                    for (int j = 0; j < k; ++j) {
-                        const int sy = border_index(y + i - r, h, border);
-                        const int sx = border_index(x + j - r, w, border);
-                        const double pixel = (sx < 0 || sy < 0) ? 0.0 : in.at(sx, sy, c);
-                        sum += double(mask.weights[size_t(i) * k + j]) * pixel;
-                    }
-                out[(size_t(y) * w + x) * ch + c] = float(sum);
-            }
+    const auto pixel = [&](size_t i) { return in.pixels[i]; };
+    for (size_t n = 0; n < in.elements(); ++n)
+        out[n] = float(reference_value_at(pixel, in.width, in.height, in.channels, mask, border, n));
 }
 
 namespace {

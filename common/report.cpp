@@ -210,6 +210,12 @@ nlohmann::json timing_json(const std::optional<TimingStats>& t) {
             {"host_clock_samples", t->host_clock_samples}};
 }
 
+nlohmann::json spot_checks_json(const std::optional<SpotChecks>& s) {
+    if (!s) return nullptr;
+    return {{"runs", s->runs}, {"values_per_run", s->values_per_run}, {"failed_runs", s->failed_runs},
+            {"first_failure", s->first_failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(s->first_failure)}};
+}
+
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 std::string render_json(const Report& report) {
@@ -237,6 +243,7 @@ std::string render_json(const Report& report) {
                                       {"max_abs_error", r.check.max_abs_error}, {"max_rel_error", r.check.max_rel_error},
                                       {"first_mismatches", first}}},
                            {"time", timing_json(r.time)}, {"end_to_end", timing_json(r.end_to_end)},
+                           {"spot_checks", spot_checks_json(r.spot_checks)},
                            {"mpix_per_s", optional_json(r.mpix_per_s)}, {"gb_per_s", optional_json(r.gb_per_s)},
                            {"pct_copy_bandwidth", optional_json(r.pct_copy_bandwidth)}, {"gflop_per_s", optional_json(r.gflop_per_s)},
                            {"pct_fp32_peak", optional_json(r.pct_fp32_peak)}, {"speedup_vs_omp", optional_json(r.speedup_vs_omp)},

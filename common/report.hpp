@@ -10,6 +10,7 @@
 #include "common/check.hpp"
 #include "common/device_info.hpp"
 #include "common/options.hpp"
+#include "common/spot_check.hpp"
 #include "common/stats.hpp"
 
 namespace convlab {
@@ -30,6 +31,7 @@ struct VariantResult {
     CheckResult check;
     std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
     std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation
+    std::optional<SpotChecks> spot_checks;  // every timed run's result, spot-checked
 
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;

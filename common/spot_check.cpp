@@ -1,0 +1,56 @@
+// convlab harness — do not edit in a lab.
+#include "common/spot_check.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+#include "common/rng.hpp"
+
+namespace convlab {
+
+SpotChecker::SpotChecker(int width, int height, int channels, int mask_radius, Tolerance tolerance)
+    : width_(width), height_(height), channels_(channels), depth_(std::max(mask_radius, 1)), tolerance_(tolerance) {
+    std::random_device entropy;
+    state_ = (uint64_t(entropy()) << 32) ^ entropy();
+    result_.values_per_run = kValuesPerRun;
+}
+
+uint64_t SpotChecker::next() { return splitmix64(state_++); }
+
+// A value whose pixel lies within the mask's radius of one of the four edges.
+size_t SpotChecker::edge_position() {
+    const int side = int(next() % 4);
+    const int along = int(next() % uint64_t(side < 2 ? width_ : height_));
+    const int across = int(next() % uint64_t(std::min(depth_, side < 2 ? height_ : width_)));
+    int x = along, y = across;                                  // top
+    if (side == 1) y = height_ - 1 - across;                    // bottom
+    if (side == 2) x = across, y = along;                       // left
+    if (side == 3) x = width_ - 1 - across, y = along;          // right
+    return (size_t(y) * width_ + x) * channels_ + size_t(next() % uint64_t(channels_));
+}
+
+const std::vector<size_t>& SpotChecker::draw() {
+    const uint64_t values = uint64_t(width_) * height_ * channels_;
+    positions_.resize(kValuesPerRun);
+    for (int n = 0; n < kValuesPerRun; ++n) positions_[n] = n % 2 ? edge_position() : size_t(next() % values);
+    return positions_;
+}
+
+void SpotChecker::check(int run, const float* got, const std::function<double(size_t)>& expected) {
+    ++result_.runs;
+    for (size_t n = 0; n < positions_.size(); ++n) {
+        const double want = expected(positions_[n]);
+        if (within_tolerance(got[n], want, tolerance_)) continue;
+        if (++result_.failed_runs == 1) {
+            const size_t i = positions_[n];
+            char line[200];
+            std::snprintf(line, sizeof line, "run %d: (x=%d, y=%d, channel %d): got %.6g, expected %.6g", run + 1,
+                          int(i / channels_ % width_), int(i / channels_ / width_), int(i % channels_), double(got[n]), want);
+            result_.first_failure = line;
+        }
+        return;
+    }
+}
+
+}  // namespace convlab
