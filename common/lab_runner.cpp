@@ -303,12 +303,15 @@ class LabRun {
             const int launches = run_counting_launches([&] { v.launch(args); });
             session_->fetch_output(out.data());
             record_check(r, check(c, out, v.tile));
-            if (launches == 0) {  // right or not, a result computed on the CPU (or copied) is not the lesson
+            // Right or not, a result computed on the CPU (or only copied) is not the lesson: it
+            // fails, and no raw result is written for the grader's checker to pass.
+            const bool on_gpu = launches != 0;
+            if (!on_gpu) {
                 r.status = "fail";
                 r.message = "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")";
             }
             const bool timed = r.status == "pass" && !options_.check_only;
-            if (!timed) write_raw(c, v.name, out);
+            if (!timed && on_gpu) write_raw(c, v.name, out);
             if (timed) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;

@@ -111,7 +111,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>())
         ("h,help", "this help");
     parser.add_options("Grading")
-        ("raw-out", "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with timing the last timed repetition's", cxxopts::value<std::string>())
+        ("raw-out", "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with timing the last timed repetition's (none for a GPU variant that launched no kernel)", cxxopts::value<std::string>())
         ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number; the raw result is the last one's (input seed + warmup + reps for a GPU variant, seed + cpu-reps for a CPU one)")
         ("compare", "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant", cxxopts::value<std::string>());
     // clang-format on

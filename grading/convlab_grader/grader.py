@@ -276,7 +276,8 @@ class Session:
         if ran.timed_out or ran.crashed:
             return ran.describe()
         for r in own.get("results", []) if isinstance(own, dict) else []:
-            if r.get("variant") == variant and r.get("status") in ("not-implemented", "error", "skipped"):
+            # "fail" without a raw result: the harness refused to write one (a GPU variant that launched no kernel)
+            if r.get("variant") == variant and r.get("status") in ("not-implemented", "error", "skipped", "fail"):
                 return f"{r['status']}: {r.get('message', '')}"[:300]
         return f"no result written ({ran.describe()}); {ran.stderr.strip()[-200:]}"
 
