@@ -5,6 +5,7 @@
 #include <stb_image_write.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,31 @@
 #include "common/errors.hpp"
 
 namespace convlab {
+
+namespace {
+
+// stb_image decodes at most 2^30 bytes of pixels: past that its info call fails for every format
+// and says only "unknown image type". A PNG's header holds its size, so a PNG that large is told
+// apart from a file that is not an image.
+constexpr long long kMaxDecodedBytes = 1LL << 30;
+
+// Width, height and channels from a PNG's signature and IHDR chunk; false when the file is not a
+// PNG. Leaves the file at its start.
+bool png_header(FILE* file, int* width, int* height, int* channels) {
+    unsigned char b[26] = {};
+    const bool read = std::fread(b, 1, sizeof b, file) == sizeof b;
+    std::rewind(file);
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (!read || std::memcmp(b, signature, 8) != 0 || std::memcmp(b + 12, "IHDR", 4) != 0) return false;
+    const auto be32 = [&](int at) { return (long(b[at]) << 24) | (long(b[at + 1]) << 16) | (long(b[at + 2]) << 8) | long(b[at + 3]); };
+    *width = int(std::min(be32(16), 0x7FFFFFFFL));
+    *height = int(std::min(be32(20), 0x7FFFFFFFL));
+    const int color_type = b[25];  // 0 grey, 2 RGB, 3 palette (decoded as RGB), 4 grey+alpha, 6 RGBA
+    *channels = color_type == 0 ? 1 : color_type == 4 ? 2 : color_type == 6 ? 4 : 3;
+    return true;
+}
+
+}  // namespace
 
 void validate_image_shape(int width, int height, int channels, const std::string& what) {
     if (width < 1 || height < 1 || width > kMaxImageSide || height > kMaxImageSide)
@@ -34,7 +60,14 @@ Image load_image(const std::string& path, int want_channels) {
     const bool sixteen_bit = known && stbi_is_16_bit_from_file(file);
     const char* accepted = "accepted: 8-bit PNG, JPEG, PGM/PPM or BMP with 1 or 3 channels";
     if (!known) {
+        int pw = 0, ph = 0, pc = 0;
+        const bool too_large = png_header(file, &pw, &ph, &pc) && 1LL * pw * ph * pc > kMaxDecodedBytes;
         std::fclose(file);
+        if (too_large)
+            throw InputError("image '" + path + "' is " + std::to_string(pw) + "x" + std::to_string(ph) + " with " +
+                             std::to_string(pc) + " channel" + (pc == 1 ? "" : "s") +
+                             ", more than the 1 GiB of pixels the image loader decodes; accepted: a smaller file (then "
+                             "--tile-to for size), or --image random or synthetic at any --size");
         throw InputError("cannot read image '" + path + "': " + stbi_failure_reason() + "; " + accepted);
     }
     if (sixteen_bit) {

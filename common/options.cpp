@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/image.hpp"
@@ -118,14 +119,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.custom_help("[options]");
 
     Options options;
-    cxxopts::ParseResult args;
-    try {
-        args = parser.parse(argc, argv);
-    } catch (const cxxopts::exceptions::exception& e) {
-        throw InputError(std::string(e.what()) + "; run ./" + program + " --help for the accepted options");
-    }
-    if (!args.unmatched().empty())
-        throw InputError("unexpected argument '" + args.unmatched()[0] + "'; run ./" + program + " --help for the accepted options");
+    const cxxopts::ParseResult args = parse_command_line(parser, argc, argv, program);
     if (args.count("help")) {
         options.help = true;
         options.help_text = parser.help() + "\nVariants:\n" + variant_list(spec) +

@@ -8,7 +8,7 @@
 
 namespace convlab {
 
-// "tiled (lab 3)" -> "tiled_lab_3_.f32": letters, digits and '-' kept, anything else '_'.
+// "B read-swapped" -> "B_read-swapped.f32": letters, digits and '-' kept, anything else '_'.
 std::string raw_file_name(const std::string& variant);
 
 // Writes through a temporary file and a rename, so a reader never sees half a result.

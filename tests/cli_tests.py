@@ -56,16 +56,31 @@ def lab1_without_gpu_says_skipped():
     assert status == 3, f"exit {status}, expected 3"
     lines = [l for l in err.splitlines() if l.strip()]
     assert len(lines) == 1 and "GPU variants skipped" in lines[0], err
-    assert "openmp-reference" in out and "skipped" in out, out
+    assert "openmp-reference" in out, out
+    # One line for the GPU rows that did not run, not one row each (lab 4 would print 66).
+    assert " skipped " not in out and "GPU variant runs left out of the table: no usable GPU" in out, out
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
 def png16(path):
     """A valid 1x1 PNG with 16 bits per channel (stb_image_write only writes 8-bit)."""
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     header = struct.pack(">IIBBBBB", 1, 1, 16, 0, 0, 0, 0)
     with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\x12\x34")) + chunk(b"IEND", b""))
+        f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(b"\x00\x12\x34")) +
+                png_chunk(b"IEND", b""))
+
+
+def png_huge(path):
+    """A valid 30000x30000 RGB PNG, all black (12 MB): more pixels than stb_image decodes, within
+    the kit's 32768 a side. The compressor sees one zero row 30000 times: a few seconds."""
+    compressor, row = zlib.compressobj(1), bytes(1 + 30000 * 3)
+    data = b"".join(compressor.compress(row) for _ in range(30000)) + compressor.flush()
+    header = struct.pack(">IIBBBBB", 30000, 30000, 8, 2, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b""))
 
 
 def bad_input_cases(tmp):
@@ -79,6 +94,7 @@ def bad_input_cases(tmp):
     with open(os.path.join(tmp, "text.png"), "w") as f:
         f.write("not an image\n")
     png16(os.path.join(tmp, "deep.png"))
+    png_huge(os.path.join(tmp, "huge.png"))
     with open(os.path.join(tmp, "empty.pgm"), "wb") as f:
         f.write(b"P5\n0 0\n255\n")
     with open(os.path.join(tmp, "ragged.txt"), "w") as f:
@@ -91,6 +107,7 @@ def bad_input_cases(tmp):
         "not an image": (["--image", t("text.png")], "cannot read image"),
         "truncated PNG": (["--image", t("cut.png")], "corrupt or truncated"),
         "16-bit PNG": (["--image", t("deep.png")], "16 bits"),
+        "PNG of more than 1 GiB of pixels": (["--image", t("huge.png")], "is 30000x30000 with 3 channels, more than the 1 GiB"),
         "0-sized image": (["--image", t("empty.pgm")], "accepted"),
         "0-sized --size": (["--size", "0x5"], "1 to 32768"),
         "negative size": (["--size=-4x4"], "1 to 32768"),
@@ -104,7 +121,10 @@ def bad_input_cases(tmp):
         "unknown mask": (["--mask", "blurry"], "unknown mask"),
         "unknown border": (["--border", "reflect"], "accepted: zero, clamp, wrap, mirror"),
         "malformed mask file": (["--mask", t("ragged.txt")], "line 2"),
-        "unknown option": (["--frobnicate"], "--help"),
+        "unknown option": (["--frobnicate"], "unknown option --frobnicate; run ./lab1 --help"),
+        "option without its value": (["--mask"], "--mask needs a value"),
+        "value for a switch": (["--check-only=yes"], "'yes' is not a value that option takes"),
+        "stray word": (["image.png"], "unexpected argument 'image.png'"),
         "unknown variant": (["--variant", "nope"], "unknown variant"),
         "bad format": (["--format", "xml"], "accepted: text, md, csv, json"),
         "unwritable output folder": (["--out", t("a-file") + "/sub"], "cannot use --out"),
@@ -117,8 +137,8 @@ def bad_input_is_one_line_and_writes_nothing():
         for name, (args, expected) in bad_input_cases(tmp).items():
             out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
             extra = [] if "--out" in args else ["--out", out_dir]
-            status, out, err = lab("lab1-solution", *args, *extra, "--size", "32x32") if "--size" not in " ".join(args) \
-                else lab("lab1-solution", *args, *extra)
+            size = [] if "--size" in " ".join(args) else ["--size", "32x32"]
+            status, out, err = lab("lab1-solution", *extra, *size, *args)  # the case's own last: an option may lack its value
             lines = [l for l in err.splitlines() if l.strip()]
             problems = []
             if status != 2:
@@ -134,11 +154,22 @@ def bad_input_is_one_line_and_writes_nothing():
     assert not failures, "\n".join(failures)
 
 
+def lab5_help_wraps_between_words():
+    """cxxopts wraps long descriptions at spaces only: a list without them was cut inside a word."""
+    status, out, _ = lab("lab5-solution", "--help")
+    assert status == 0, status
+    words = set(out.replace(",", " ").split())
+    keys = ["memory", "stride", "offset", "neighbours", "direction", "paths", "blocks", "blocksize", "banks"]
+    cut = [k for k in keys if k not in words]
+    assert not cut, f"experiments cut or missing in --help: {cut}\n{out}"
+
+
 LAB5_BAD_INPUT = {
     "zero elements": (["--elements", "0"], "1 to 2000000000"),
     "elements not a number": (["--elements", "lots"], "not a whole number"),
     "unknown experiment": (["--experiment", "memory,warp-drive"], "accepted: memory,"),
-    "unknown option": (["--frobnicate"], "--help"),
+    "unknown option": (["--frobnicate"], "unknown option --frobnicate; run ./lab5 --help"),
+    "option without its value": (["--elements"], "--elements needs a value"),
     "bad summary format": (["--format", "xml"], "accepted: text, md, json"),
     "negative seed": (["--seed", "-3"], "is negative"),
     "compare writing raw results": (["--compare", "in", "--raw-out", "out"], "drop --raw-out"),
@@ -306,6 +337,7 @@ def register(results, labs):
     if 5 in labs:
         results.run("lab5: --help lists the experiments, Google Benchmark's flags and exit statuses", lab5_help)
         results.run(f"lab5: bad input: one line, exit 2 ({len(LAB5_BAD_INPUT)} cases)", lab5_bad_input_is_one_line)
+        results.run("lab5: --help wraps between words", lab5_help_wraps_between_words)
         results.run("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped)
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (19 cases)", bad_input_is_one_line_and_writes_nothing)

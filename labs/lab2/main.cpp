@@ -13,12 +13,12 @@ int main(int argc, char** argv) {
     spec.max_mask_size = 3;
     spec.default_mask = "sobel-x";
     spec.gpu = {
-        {"naive (lab 1)", "your lab 1 kernel: 2-D blocks, mask in global memory", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
+        {"lab1-naive", "your lab 1 kernel: 2-D blocks, mask in global memory", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
         {"tiled-input", "block = input tile: 16x16 threads load, the inner 14x14 compute", launch_conv2d_tiled_in,
          copy_mask3x3_to_constant, nullptr, {kLab2InputTileOutputs, kLab2InputTileOutputs}},
         {"tiled-output", "block = output tile: 16x16 threads compute, the edge threads also load the halo",
          launch_conv2d_tiled_out, copy_mask3x3_to_constant, nullptr, {kLab2OutputTile, kLab2OutputTile}},
     };
-    spec.baseline = "naive (lab 1)";
+    spec.baseline = "lab1-naive";
     return run_lab(argc, argv, spec);
 }

@@ -14,12 +14,12 @@ int main(int argc, char** argv) {
     spec.default_channels = 1;
     spec.default_cpu_reps = 1;
     spec.gpu = {
-        {"naive (lab 1)", "your lab 1 kernel: mask in global memory", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
-        {"naive-const (lab 1)", "your lab 1 kernel with the mask in constant memory", launch_conv2d_naive_const,
+        {"lab1-naive", "your lab 1 kernel: mask in global memory", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
+        {"lab1-naive-const", "your lab 1 kernel with the mask in constant memory", launch_conv2d_naive_const,
          copy_mask_to_constant, nullptr, {16, 16}},
         {"tiled", "16x16 output tile, (16+k-1)^2 input tile loaded in passes by every thread", launch_conv2d_tiled,
          copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}},
     };
-    spec.baseline = "naive (lab 1)";
+    spec.baseline = "lab1-naive";
     return run_lab(argc, argv, spec);
 }

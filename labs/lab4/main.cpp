@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     spec.default_mask = "gauss:7:2,gauss:15:4,gauss:31:8";
     spec.default_channels = 1;
     spec.default_cpu_reps = 1;
-    spec.gpu.push_back({"tiled (lab 3)", "your lab 3 kernel: one output per thread", launch_conv2d_tiled,
+    spec.gpu.push_back({"lab3-tiled", "your lab 3 kernel: one output per thread", launch_conv2d_tiled,
                         copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}});
 #define COARSE_VARIANT(gx, gy, bx, by)                                                                         \
     spec.gpu.push_back({"coarse-" #gx "x" #gy "-b" #bx "x" #by,                                               \
@@ -34,6 +34,6 @@ int main(int argc, char** argv) {
                         {kRegisterThreads * kRegisterRun, gy}});
     LAB4_REGISTER_ROWS(REGISTER_VARIANT)
 #undef REGISTER_VARIANT
-    spec.baseline = "tiled (lab 3)";
+    spec.baseline = "lab3-tiled";
     return run_lab(argc, argv, spec);
 }

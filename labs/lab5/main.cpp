@@ -10,6 +10,7 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/gpu_session.hpp"
@@ -54,8 +55,8 @@ std::string benchmark_format(int argc, char** argv) {
 
 Lab5Options parse(int argc, char** argv) {
     cxxopts::Options parser(kProgram, std::string("convlab lab 5: ") + kTitle);
-    std::string keys;
-    for (const std::string& k : lab5::experiment_keys()) keys += (keys.empty() ? "" : ",") + k;
+    std::string keys;  // ", " between them: the help wraps between words, never inside one
+    for (const std::string& k : lab5::experiment_keys()) keys += (keys.empty() ? "" : ", ") + k;
     // clang-format off
     parser.add_options()
         ("elements", "array length in floats (default: 8x the GPU's L2 cache)", cxxopts::value<std::string>())
@@ -72,14 +73,7 @@ Lab5Options parse(int argc, char** argv) {
         ("h,help", "this help");
     // clang-format on
     parser.custom_help("[options] [--benchmark_...]");
-    cxxopts::ParseResult args;
-    try {
-        args = parser.parse(argc, argv);
-    } catch (const cxxopts::exceptions::exception& e) {
-        throw InputError(std::string(e.what()) + "; run ./lab5 --help for the accepted options");
-    }
-    if (!args.unmatched().empty())
-        throw InputError("unexpected argument '" + args.unmatched()[0] + "'; run ./lab5 --help for the accepted options");
+    const cxxopts::ParseResult args = parse_command_line(parser, argc, argv, "lab5");
     Lab5Options o;
     if (args.count("help")) {
         o.help = true;
