@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "common/cpu_work.hpp"
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/gpu_session.hpp"
@@ -265,7 +266,7 @@ class LabRun {
                 const bool timed = r.status == "pass" && !options_.check_only;
                 if (threads == counts.front() && !timed) write_raw(c, v.name, out);
                 if (timed) {
-                    std::vector<double> samples;
+                    std::vector<double> samples, paths, busy;
                     SpotChecker spots = spot_checker(c);
                     std::vector<float> sampled(SpotChecker::kValuesPerRun);
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
@@ -273,12 +274,19 @@ class LabRun {
                         const Image fresh = options_.fresh_input ? fresh_input(rep) : Image();
                         const Problem problem = options_.fresh_input ? Problem{fresh, c.mask, options_.border} : c.problem;
                         std::fill(out.begin(), out.end(), kPoison);
+                        const CpuWork work;
                         samples.push_back(time_cpu([&] { v.run(problem, out.data(), threads); }, 1).median_ms);
+                        const CpuUsed used = work.used();
+                        paths.push_back(used.critical_path_ms);
+                        busy.push_back(used.busy_threads);
                         const std::vector<size_t>& positions = spots.draw();
                         for (size_t n = 0; n < positions.size(); ++n) sampled[n] = out[positions[n]];
                         spots.check(rep, sampled.data(), expected_in_run(c, rep));
                     }
                     r.time = summarize(samples);
+                    r.critical_path = summarize(paths);
+                    r.busy_threads = int(summarize(busy).median_ms);
+                    note_idle_threads(r);
                     if (threads == counts.front()) write_raw(c, v.name, out);
                     after_timing(c, r, out, {}, spots);
                 }
@@ -427,6 +435,13 @@ class LabRun {
         r.status = "skipped";
         r.message = why;
         report_.results.push_back(r);
+    }
+
+    // Threads asked for but not used: the wall clock shows it only on an idle machine.
+    void note_idle_threads(const VariantResult& r) {
+        if (r.threads > 1 && r.busy_threads < r.threads && r.busy_threads < omp_get_num_procs())
+            report_.notes.push_back("warning: " + r.name + " (" + std::to_string(r.threads) + " threads): only " +
+                                    std::to_string(r.busy_threads) + " of them did work in a typical timed run");
     }
 
     void note_noise(const VariantResult& r) {

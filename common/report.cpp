@@ -255,6 +255,7 @@ std::string render_json(const Report& report) {
                                       {"first_mismatches", first}}},
                            {"time", timing_json(r.time)}, {"end_to_end", timing_json(r.end_to_end)},
                            {"spot_checks", spot_checks_json(r.spot_checks)},
+                           {"critical_path", timing_json(r.critical_path)}, {"busy_threads", r.busy_threads},
                            {"mpix_per_s", optional_json(r.mpix_per_s)}, {"gb_per_s", optional_json(r.gb_per_s)},
                            {"pct_copy_bandwidth", optional_json(r.pct_copy_bandwidth)}, {"gflop_per_s", optional_json(r.gflop_per_s)},
                            {"pct_fp32_peak", optional_json(r.pct_fp32_peak)}, {"speedup_vs_omp", optional_json(r.speedup_vs_omp)},

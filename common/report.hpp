@@ -32,6 +32,8 @@ struct VariantResult {
     std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
     std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation
     std::optional<SpotChecks> spot_checks;  // every timed run's result, spot-checked
+    std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
+    int busy_threads = 0;                      // CPU variants: threads that did work, in the median run
 
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
