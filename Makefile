@@ -10,6 +10,12 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 .SECONDARY:
 
+# Parallel on every core unless a -j was given (a first build compiles the harness and every
+# lab for several GPU architectures: on 2 cores one file at a time took twice as long).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 # ---- toolchain ------------------------------------------------------------------------------
 NVCC ?= nvcc
 PYTHON ?= python3

@@ -60,6 +60,30 @@ def nothing_of_the_instructor_leaks():
         assert not problems, "\n".join(problems[:20])
 
 
+def release_readme_is_for_students():
+    """The release's README is handouts/README-student.md: what to edit, build, run, read and hand
+    in, naming only files the release has and commands it can run."""
+    import re
+    with tempfile.TemporaryDirectory() as tmp:
+        tree, names = release(tmp)
+        with open(os.path.join(tree, "README.md")) as f:
+            readme = f.read()
+        with open(os.path.join(ROOT, "handouts", "README-student.md")) as f:
+            assert readme == f.read(), "the release's README is not handouts/README-student.md"
+        assert "handouts/README-student.md" not in names, "the student README ships twice"
+        leaks = [w for w in ("SOLUTION=1", "make demo", "make test", "solutions/", "known-bad", "grading/", "make grade")
+                 if w in readme]
+        assert not leaks, f"the student README names what the release lacks: {leaks}"
+        named = set(re.findall(r"labs/lab\d/[\w.]+\.(?:cu|cpp)", readme))
+        missing = sorted(n for n in named if n not in names)
+        assert named and not missing, f"the README names files the release lacks: {missing}"
+        targets = set(re.findall(r"^make (\w+)", readme, re.M))
+        with open(os.path.join(tree, "Makefile")) as f:
+            makefile = f.read()
+        unknown = sorted(t for t in targets if not re.search(rf"^{t}\b.*:", makefile, re.M) and not t.startswith("lab"))
+        assert not unknown, f"the README's make targets the release's Makefile lacks: {unknown}"
+
+
 def release_builds_and_runs_a_lab():
     with tempfile.TemporaryDirectory() as tmp:
         tree, _ = release(tmp)
@@ -79,4 +103,5 @@ def release_builds_and_runs_a_lab():
 
 def register(results):
     results.run("dist-student: no solution, hidden case, known-bad submission or test in the release", nothing_of_the_instructor_leaks)
+    results.run("dist-student: the release's README is the student one, naming only what the release has", release_readme_is_for_students)
     results.run("dist-student: the release builds lab 3 and runs it; SOLUTION=1 and make test say why not", release_builds_and_runs_a_lab)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make dist-student: the student release, dist/convlab-student.tar.gz. Everything a student
-# builds and runs (the harness, the labs' skeletons and drivers, images, handouts, the README),
-# and nothing an instructor keeps: no solutions/, no grading/ (hidden cases, known-bad
-# submissions), no tests/ (they exercise the solutions), no instructor guide, no CI.
+# builds and runs (the harness, the labs' skeletons and drivers, images, handouts), a README
+# written for students (handouts/README-student.md), and nothing an instructor keeps: no
+# solutions/, no grading/ (hidden cases, known-bad submissions), no tests/ (they exercise the
+# solutions), no instructor guide or README (demo, solutions, grading), no CI.
 #   common/tools/dist-student.sh OUT_DIR
 set -euo pipefail
 out=${1:-dist}
@@ -16,12 +17,13 @@ else
     echo "dist-student: not a git checkout: the release is made from the tracked files of one" >&2
     exit 1
 fi
-keep=$(printf '%s\n' "$files" | grep -Ev '^(solutions/|grading/|tests/|\.ci/|\.gitignore$|handouts/instructor-guide\.md$)')
+keep=$(printf '%s\n' "$files" | grep -Ev '^(solutions/|grading/|tests/|\.ci/|\.gitignore$|README\.md$|handouts/instructor-guide\.md$|handouts/README-student\.md$)')
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name"
 printf '%s\n' "$keep" | tar -cf - -T - | tar -xf - -C "$stage/$name"
+cp handouts/README-student.md "$stage/$name/README.md"
 # The release's own .gitignore: the build outputs a student will produce.
 printf '/build/\n/demo-output/\n/lab[0-9]\n' > "$stage/$name/.gitignore"
 
