@@ -266,7 +266,8 @@ class LabRun {
                 const bool timed = r.status == "pass" && !options_.check_only;
                 if (threads == counts.front() && !timed) write_raw(c, v.name, out);
                 if (timed) {
-                    std::vector<double> samples, paths, busy;
+                    std::vector<double> samples, paths;
+                    std::vector<int> busy;
                     SpotChecker spots = spot_checker(c);
                     std::vector<float> sampled(SpotChecker::kValuesPerRun);
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
@@ -285,7 +286,8 @@ class LabRun {
                     }
                     r.time = summarize(samples);
                     r.critical_path = summarize(paths);
-                    r.busy_threads = int(summarize(busy).median_ms);
+                    std::nth_element(busy.begin(), busy.begin() + busy.size() / 2, busy.end());
+                    r.busy_threads = busy[busy.size() / 2];  // in a typical run, not the best or worst
                     note_idle_threads(r);
                     if (threads == counts.front()) write_raw(c, v.name, out);
                     after_timing(c, r, out, {}, spots);

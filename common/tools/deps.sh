@@ -91,6 +91,14 @@ case "${1:-}" in
         missing=${missing% }
         [ -z "$missing" ] && exit 0
         if ! headers_overridden && command -v apt-get >/dev/null && sudo_prefix >/dev/null; then
+            # make runs in parallel, and two checks (build and bench, say) would both start
+            # apt-get, which allows one at a time: the second waits here, then finds what the
+            # first installed.
+            exec 9>"${TMPDIR:-/tmp}/convlab-deps-$(id -u).lock"
+            command -v flock >/dev/null && flock -w 900 9
+            missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
+            missing=${missing% }
+            [ -z "$missing" ] && exit 0
             echo "convlab: installing what '$purpose' needs: $missing (apt-get)" >&2
             if install_packages $missing; then
                 missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
