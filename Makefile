@@ -50,9 +50,9 @@ else
 endif
 
 # ---- CUPTI ----------------------------------------------------------------------------------
-# CUPTI ships with the CUDA toolkit. The harness uses it to count the kernels an end-to-end
-# function launches (common/launch_counter.cu); without it the kit still builds and says it
-# cannot count. CUDA_HOME and CUPTI_LIB_DIR / CUPTI_INCLUDE override what is found.
+# CUPTI ships with the CUDA toolkit. The harness uses it to count the kernels a GPU variant or an
+# end-to-end function launches (common/launch_counter.cu); without it the kit still builds and
+# says it cannot count. CUDA_HOME and CUPTI_LIB_DIR / CUPTI_INCLUDE override what is found.
 CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null))))
 CUPTI_LIB_DIR ?= $(firstword $(foreach d,extras/CUPTI/lib64 lib64 lib targets/x86_64-linux/lib targets/sbsa-linux/lib,$(if $(wildcard $(CUDA_HOME)/$(d)/libcupti.so),$(CUDA_HOME)/$(d))))
 CUPTI_INCLUDE ?= $(firstword $(foreach d,extras/CUPTI/include include targets/x86_64-linux/include targets/sbsa-linux/include,$(if $(wildcard $(CUDA_HOME)/$(d)/cupti.h),$(CUDA_HOME)/$(d))))

@@ -21,8 +21,8 @@ else
     ok "GPU" "none found (nvidia-smi absent or no device): labs run their CPU part and skip the GPU"
 fi
 ok "architecture" "${ARCH_DESCRIPTION:-?}"
-if [ -n "${CUPTI_LIB_DIR:-}" ]; then ok "CUPTI" "$CUPTI_LIB_DIR/libcupti.so (counts an end-to-end function's kernels)"
-else ok "CUPTI" "not found in the CUDA toolkit (optional: an end-to-end function that launches no kernel is then not caught; set CUPTI_LIB_DIR and CUPTI_INCLUDE)"; fi
+if [ -n "${CUPTI_LIB_DIR:-}" ]; then ok "CUPTI" "$CUPTI_LIB_DIR/libcupti.so (counts the kernels of each GPU variant and end-to-end function)"
+else ok "CUPTI" "not found in the CUDA toolkit (optional: a GPU variant or end-to-end function that launches no kernel is then not caught; set CUPTI_LIB_DIR and CUPTI_INCLUDE)"; fi
 
 check_header() {  # name folder file package
     if [ -f "$2/$3" ]; then ok "$1" "$2/$3"; else bad "$1" "sudo apt-get install $4   (or point $5 at a copy)"; fi
