@@ -31,6 +31,17 @@ def scoring_arithmetic():
         assert specs.max_score(spec) + spec["rubric"].get("manual", 0) == 100, f"lab {lab}'s rubric does not add to 100"
 
 
+def idle_threads_are_charged():
+    """Lab 0's time: a run that used 1 of the 2 threads it was given counts twice its critical path."""
+    f = grader.idle_threads_factor
+    assert f({"threads": 2, "busy_threads": 1}) == 2.0
+    assert f({"threads": 16, "busy_threads": 1}) == 16.0
+    assert f({"threads": 16, "busy_threads": 16}) == 1.0
+    assert f({"threads": 16, "busy_threads": 20}) == 1.0, "more threads than given (the harness's own) earn nothing"
+    assert f({"threads": 8, "busy_threads": 0}) == 8.0
+    assert f({"threads": 1, "busy_threads": 1}) == 1.0 and f({}) == 1.0 and f({"threads": 4}) == 1.0
+
+
 def physical_floor():
     """The least time a correct run can take: bytes at the copy bandwidth or flops at the FP32
     peak, whichever is larger, times the margin; none without a GPU's figures."""
@@ -394,6 +405,7 @@ def register(results):
                 "correctness or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)
+    results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)

@@ -39,6 +39,17 @@ def checked_seed(spec, perf):
     return int(args[args.index("--seed") + 1]) + runs
 
 
+def idle_threads_factor(row):
+    """A CPU run that left threads it was given idle is charged as if they had worked at its pace:
+    threads given over threads that worked. Where two threads are no faster than one (cores
+    that share their units, a VM's stolen time), the critical path alone cannot tell a one-thread
+    program from a parallel one; the count of threads that worked can (lab 0 one-thread)."""
+    given, worked = row.get("threads"), row.get("busy_threads")
+    if not isinstance(given, int) or not isinstance(worked, int) or given <= 1:
+        return 1.0
+    return given / min(given, max(worked, 1))
+
+
 def fresh_inputs(spec):
     """Lab 5's own driver does not vary its input between repetitions yet (issue 14 folds it
     into the common harness); every image lab does."""
@@ -296,7 +307,7 @@ class Session:
                           perf.get("time_limit_s", 300), identity=identity, env={"OMP_WAIT_POLICY": "passive"} if cpu_lab else None)
         doc = parse_json(ran.stdout) or {}
         clock = "critical_path" if cpu_lab else "time"
-        times = {r["variant"]: r[clock]["median_ms"] for r in doc.get("results", [])
+        times = {r["variant"]: r[clock]["median_ms"] * (idle_threads_factor(r) if cpu_lab else 1) for r in doc.get("results", [])
                  if isinstance(r, dict) and r.get("status") == "pass" and isinstance(r.get(clock), dict)
                  and isinstance(r[clock].get("median_ms"), (int, float))}
         return ran, doc, times
