@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
-#include <sstream>
 
 #include "common/cpu_work.hpp"
 #include "common/errors.hpp"
@@ -493,9 +492,7 @@ class LabRun {
 // --mask takes one spec or a comma-separated sweep. Every mask is checked before anything runs.
 std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
     std::vector<Mask> masks;
-    std::stringstream stream(list);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
+    for (const std::string& item : split_list(list)) {
         Mask mask = parse_mask(item, spec.max_mask_size);
         if (mask.k < spec.min_mask_size)
             throw InputError("mask '" + item + "' is " + std::to_string(mask.k) + "x" + std::to_string(mask.k) +
