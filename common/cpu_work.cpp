@@ -43,6 +43,8 @@ double rusage_ms(int who) {
 
 }  // namespace
 
+double process_cpu_ms() { return rusage_ms(RUSAGE_SELF) + rusage_ms(RUSAGE_CHILDREN); }
+
 CpuWork::CpuWork()
     : thread_ms_(threads_cpu_ms()), self_ms_(rusage_ms(RUSAGE_SELF)), children_ms_(rusage_ms(RUSAGE_CHILDREN)) {}
 

@@ -17,6 +17,10 @@ struct CpuUsed {
     int busy_threads = 0;  // threads whose CPU time in the run was at least a tenth of the busiest's
 };
 
+// The CPU time this process has used so far, its ended threads and waited-for children included
+// (the grader compares it with the jail's count of every process of the run).
+double process_cpu_ms();
+
 class CpuWork {
   public:
     CpuWork();  // the process's threads' CPU times now

@@ -84,6 +84,7 @@ class LabRun {
         if (!spec_.gpu.empty() && reason.empty()) open_gpu();
         for (const Mask& mask : masks_) run_case(mask);
         derive_figures(report_);
+        report_.process_cpu_ms = process_cpu_ms();
         std::cout << render(report_, options_.format) << std::flush;
         if (!reason.empty() && selected_gpu_variants())
             std::cerr << "lab" << spec_.number << ": GPU variants skipped: " << reason << " (the CPU part ran; exit status "

@@ -277,7 +277,8 @@ std::string render_json(const Report& report) {
                 {"byte_model", "bytes = width*height*channels*(1 + 4); flops = 2*k*k*width*height*channels"},
                 {"baseline", report.baseline},
                 {"results", results},
-                {"notes", report.notes}};
+                {"notes", report.notes},
+                {"process_cpu_ms", report.process_cpu_ms}};
     return doc.dump(2) + "\n";
 }
 

@@ -61,6 +61,7 @@ struct Report {
     std::string baseline;
     std::vector<VariantResult> results;
     std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
+    double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
 };
 
 // Fills the derived figures of every result under the byte model: each input byte read once,

@@ -19,6 +19,8 @@ import sys
 import threading
 import time
 
+from . import jail
+
 OUTPUT_LIMIT = 64 * 1024           # bytes of stdout/stderr kept per run
 UID_BASE = 61000                   # submission i runs as user and group UID_BASE + i (no account needed)
 UID_BLOCK = 10000                  # user numbers one session claims (at most this many submissions)
@@ -151,13 +153,14 @@ def collect_files(source, dest, max_bytes):
 
 
 class Outcome:
-    def __init__(self, status, stdout, stderr, seconds, timed_out, reason=None):
+    def __init__(self, status, stdout, stderr, seconds, timed_out, reason=None, cpu_ms=None):
         self.status = status          # exit status; negative: killed by that signal
         self.stdout = stdout
         self.stderr = stderr
         self.seconds = seconds
         self.timed_out = timed_out
         self.reason = reason          # why it was not run at all, or None
+        self.cpu_ms = cpu_ms          # CPU time of every process of a jailed run (jail.py), or None
 
     @classmethod
     def not_run(cls, reason):
@@ -227,7 +230,20 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
     if identity and isolation.prefix and 128 < status <= 128 + 64:
         status = -(status - 128)  # jail.py reports a fatal signal as 128 + its number
     text = lambda b: b[-OUTPUT_LIMIT:].decode(errors="replace")  # noqa: E731
-    return Outcome(status, text(out), text(err), time.time() - started, timed_out)
+    err, cpu_ms = _jail_cpu_time(text(err)) if identity and isolation.prefix else (text(err), None)
+    return Outcome(status, text(out), err, time.time() - started, timed_out, cpu_ms=cpu_ms)
+
+
+def _jail_cpu_time(stderr):
+    """The jail's CPU total from the last line of stderr (nothing of the run can print after it;
+    a line the program printed itself earlier is not the last), and stderr without it."""
+    head, _, last = stderr.rstrip("\n").rpartition("\n")
+    if not last.startswith(jail.CPU_MARKER):
+        return stderr, None
+    try:
+        return head, float(last[len(jail.CPU_MARKER):])
+    except ValueError:
+        return stderr, None
 
 
 def _kill_and_drain(proc):
