@@ -20,7 +20,6 @@
 #include "common/reference.hpp"
 #include "common/raw_result.hpp"
 #include "common/report.hpp"
-#include "common/rng.hpp"
 #include "common/spot_check.hpp"
 #include "common/synthetic.hpp"
 
@@ -225,9 +224,8 @@ class LabRun {
     std::function<double(size_t)> expected_in_run(const Case& c, int rep) const {
         if (!options_.fresh_input) return [&c](size_t i) { return double(c.reference[i]); };
         const uint64_t seed = fresh_seed(rep);
-        const auto pixel = [seed](size_t i) { return random_pixel(seed, i); };
-        return [this, &c, pixel](size_t i) {
-            return reference_value_at(pixel, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
+        return [this, &c, seed](size_t i) {
+            return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
         };
     }
 

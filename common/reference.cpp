@@ -5,12 +5,45 @@
 
 #include <vector>
 
+#include "common/rng.hpp"
+
 namespace convlab {
 
-void conv2d_cpu(const Image& in, const Mask& mask, Border border, float* out) {
+namespace {
+
+// reference_value_at for any source of pixels: pixel(i) is input value number i.
+template <class PixelAt>
+double value_at(const PixelAt& pixel, int width, int height, int channels, const Mask& mask, Border border,
+                size_t index) {
+    const int c = int(index % channels), x = int(index / channels % width), y = int(index / channels / width);
+    const int k = mask.k, r = mask.radius();
+    double sum = 0.0;
+    for (int i = 0; i < k; ++i) {
+        const int sy = border_index(y + i - r, height, border);
+        for (int j = 0; j < k; ++j) {
+            const int sx = border_index(x + j - r, width, border);
+            const double value = (sx < 0 || sy < 0) ? 0.0 : double(pixel((size_t(sy) * width + sx) * channels + c));
+            sum += double(mask.weights[size_t(i) * k + j]) * value;
+        }
+    }
+    return sum;
+}
+
+}  // namespace
+
+double reference_value_at(const Image& in, const Mask& mask, Border border, size_t index) {
     const auto pixel = [&](size_t i) { return in.pixels[i]; };
-    for (size_t n = 0; n < in.elements(); ++n)
-        out[n] = float(reference_value_at(pixel, in.width, in.height, in.channels, mask, border, n));
+    return value_at(pixel, in.width, in.height, in.channels, mask, border, index);
+}
+
+double reference_value_of_seed(uint64_t seed, int width, int height, int channels, const Mask& mask, Border border,
+                               size_t index) {
+    const auto pixel = [seed](size_t i) { return random_pixel(seed, i); };
+    return value_at(pixel, width, height, channels, mask, border, index);
+}
+
+void conv2d_cpu(const Image& in, const Mask& mask, Border border, float* out) {
+    for (size_t n = 0; n < in.elements(); ++n) out[n] = float(reference_value_at(in, mask, border, n));
 }
 
 namespace {

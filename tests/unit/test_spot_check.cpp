@@ -93,7 +93,15 @@ TEST(SpotCheck, AOnePixelImageIsAllEdge) {
 
 TEST(SpotCheck, TheReferenceAtOneIndexIsTheFullReferencesValue) {
     const Fixture f;
-    const auto pixel = [&](size_t i) { return f.image.pixels[i]; };
     for (size_t i : {size_t(0), size_t(kC * kW - 1), size_t(kC * kW * 30 + 40), f.image.elements() - 1})
-        EXPECT_EQ(float(reference_value_at(pixel, kW, kH, kC, f.mask, Border::Mirror, i)), f.reference[i]) << i;
+        EXPECT_EQ(float(reference_value_at(f.image, f.mask, Border::Mirror, i)), f.reference[i]) << i;
+}
+
+// A fresh input's reference comes from its seed alone: it must be the reference of the image that
+// seed makes, or every spot check of a fresh-input run compares with the wrong values.
+TEST(SpotCheck, TheReferenceOfASeedIsTheReferenceOfTheImageItMakes) {
+    const Fixture f;  // its image is make_random_image(kW, kH, kC, 5)
+    for (size_t i : {size_t(0), size_t(kC * kW * 30 + 41), f.image.elements() - 1})
+        EXPECT_EQ(float(reference_value_of_seed(5, kW, kH, kC, f.mask, Border::Mirror, i)), f.reference[i]) << i;
+    EXPECT_NE(float(reference_value_of_seed(6, kW, kH, kC, f.mask, Border::Mirror, 40)), f.reference[40]);
 }
