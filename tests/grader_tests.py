@@ -343,7 +343,8 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
             assert status == 0, (stdout.read() + "".join(log))[-3000:]
         results = results_of(out)
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s", flush=True)
-        left = [pid for pid, uid in sandbox.processes() if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK]
+        left = [pid for pid, uid in sandbox.processes()
+                if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK and not sandbox.uid_block_held(uid)]
         assert not left, f"processes of graded submissions still run after the batch: {left}"
         assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
     problems = []

@@ -65,7 +65,7 @@ class Isolation:
         sessions sharing numbers could reach, and sweep, each other's submissions): each block is
         held by a lock for as long as this session lives."""
         for base in range(first, first + 100 * UID_BLOCK, UID_BLOCK):
-            handle = open(os.path.join("/tmp", f"convlab-grader-uids-{base}.lock"), "w")
+            handle = open(_uid_lock_path(base), "w")
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -279,6 +279,26 @@ def sweep(uid):
                 pass
         time.sleep(0.05)
     return found
+
+
+def _uid_lock_path(base):
+    return os.path.join("/tmp", f"convlab-grader-uids-{base}.lock")
+
+
+def uid_block_held(uid):
+    """True while a grading session holds the block of user numbers uid belongs to: its
+    submissions may still run. Two sessions at once (a CI run beside a test run) each see the
+    other's processes; only a free block must be empty."""
+    base = UID_BASE + (uid - UID_BASE) // UID_BLOCK * UID_BLOCK
+    if not os.path.exists(_uid_lock_path(base)):
+        return False
+    with open(_uid_lock_path(base)) as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
 
 
 def processes():
