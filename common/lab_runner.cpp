@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -18,6 +17,7 @@
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
 #include "common/reference.hpp"
+#include "common/raw_check.hpp"
 #include "common/raw_result.hpp"
 #include "common/report.hpp"
 #include "common/spot_check.hpp"
@@ -367,7 +367,7 @@ class LabRun {
             return;
         }
         // A timed run with fresh inputs checks (and grades) the kernels only.
-        if (!options_.fresh_input) write_raw(c, v.name + "-end-to-end", out);
+        if (!options_.fresh_input) write_raw(c, end_to_end_result_name(v.name), out);
         const CheckResult result = check(c, out, v.tile);
         if (!result.passed) {
             record_check(r, result);
@@ -395,39 +395,27 @@ class LabRun {
     // timed run's), for a checker in another process.
     void write_raw(const Case& c, const std::string& name, const std::vector<float>& values) const {
         if (options_.raw_out_dir.empty()) return;
-        write_raw_floats(options_.raw_out_dir + "/" + raw_file_name(picture_name(name, c.mask)), values);
+        write_raw_floats(raw_result_path(options_.raw_out_dir, picture_name(name, c.mask)), values);
     }
 
-    // --compare: the grader's trusted check of results another process wrote, one row per file
-    // (a file, or every *.f32 file of a folder). No variant runs.
+    // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
+    // No variant runs.
     int compare_raw_results() {
         Case c{masks_.front(), Problem{image_, masks_.front(), options_.border}, tolerance_for(masks_.front()), {}};
         run_reference(c);
-        std::vector<std::string> files;
-        if (std::filesystem::is_directory(options_.compare_file)) {
-            for (const auto& entry : std::filesystem::directory_iterator(options_.compare_file))
-                if (entry.path().extension() == ".f32") files.push_back(entry.path().string());
-            std::sort(files.begin(), files.end());
-        } else {
-            files.push_back(options_.compare_file);
-        }
-        bool all_pass = !files.empty();
-        for (const std::string& file : files) {
-            VariantResult r = row(c, std::filesystem::path(file).stem().string(), "the raw result in " + file, "submitted");
-            // Read at most one float more than expected: a huge file cannot exhaust the grader's memory.
-            const std::vector<float> got = read_raw_floats(file, image_.elements() + 1);
-            if (got.size() != image_.elements()) {
-                r.status = "fail";
-                r.message = "the result holds " + std::to_string(got.size()) + " floats; the image has " +
-                            std::to_string(image_.elements());
-            } else {
-                record_check(r, check(c, got, {}));
-            }
+        const RawCheckTarget target{c.reference, image_.width, image_.height, image_.channels, c.mask.radius(), c.tolerance};
+        bool all_pass = true, any = false;
+        for (const VariantResult& checked : check_raw_results(options_.compare_file, raw_result_names(spec_), target)) {
+            VariantResult r = row(c, checked.name, checked.description, "submitted");
+            r.status = checked.status;
+            r.message = checked.message;
+            r.check = checked.check;
             all_pass = all_pass && r.status == "pass";
+            any = true;
             report_.results.push_back(r);
         }
         std::cout << render(report_, options_.format) << std::flush;
-        return all_pass ? kExitPass : kExitCheckFailed;
+        return any && all_pass ? kExitPass : kExitCheckFailed;
     }
 
     void skip(const Case& c, const GpuVariant& v, const std::string& why) {

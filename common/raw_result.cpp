@@ -16,6 +16,10 @@ std::string raw_file_name(const std::string& variant) {
     return name + ".f32";
 }
 
+std::string raw_result_path(const std::string& dir, const std::string& name) { return dir + "/" + raw_file_name(name); }
+
+std::string end_to_end_result_name(const std::string& variant) { return variant + "-end-to-end"; }
+
 void write_raw_bytes(const std::string& path, const char* data, size_t bytes) {
     const std::string partial = path + ".partial";
     {

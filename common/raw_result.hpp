@@ -10,6 +10,10 @@ namespace convlab {
 
 // "B read-swapped" -> "B_read-swapped.f32": letters, digits and '-' kept, anything else '_'.
 std::string raw_file_name(const std::string& variant);
+// The file of result `name` in folder dir: the one place a result's name becomes a path.
+std::string raw_result_path(const std::string& dir, const std::string& name);
+// The name a variant's end-to-end part (lab 1's host function) writes its result under.
+std::string end_to_end_result_name(const std::string& variant);
 
 // Writes through a temporary file and a rename, so a reader never sees half a result.
 void write_raw_bytes(const std::string& path, const char* data, size_t bytes);

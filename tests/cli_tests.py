@@ -210,6 +210,10 @@ def raw_results_and_trusted_compare():
         assert [r["status"] for r in doc["results"] if r["kind"] == "submitted"] == ["pass"], doc["results"]
         doc = lab_json("lab0-solution", *case, "--seed", "10", "--check-only", "--compare", raw, expect=1)
         assert doc["results"][-1]["status"] == "fail" and doc["results"][-1]["check"]["bad"] > 0, doc["results"][-1]
+        # A folder: one row per result, named by the variant it belongs to, in the lab's order
+        doc = lab_json("lab0-solution", *case, "--seed", "9", "--check-only", "--compare", tmp)
+        assert [(r["variant"], r["status"]) for r in doc["results"] if r["kind"] == "submitted"] == \
+            [("sequential", "pass"), ("openmp", "pass")], doc["results"]
         with open(raw, "rb") as f:
             data = f.read()
         for name, content in (("short.f32", data[:100]), ("long.f32", data + data)):

@@ -18,11 +18,6 @@ RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8
 FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is impossible, not fast
 
 
-def raw_name(variant):
-    """The file name the harness's --raw-out gives a variant (common/raw_result.cpp)."""
-    return "".join(ch if ch.isalnum() or ch == "-" else "_" for ch in variant)
-
-
 def timed_args(perf):
     """A timed case's arguments, "{cores}" replaced by this machine's core count (lab 0 is timed
     at the machine's core count, as its handout says)."""
@@ -265,7 +260,7 @@ class Session:
         row = {"case": index, **{k: value for k, value in case.items() if k != "seed"}, "run": ran.describe(), "variants": {}}
         for v in self.spec["variants"]:
             refused = v.get("max_k") and cases.mask_size(case["mask"]) > v["max_k"] and v["name"] in skipped
-            verdict = verdicts.get(raw_name(v["raw"]))
+            verdict = verdicts.get(v["raw"])
             if verdict is None:
                 verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
                            else self._why_no_result(ran, own, v["name"])}
@@ -281,7 +276,9 @@ class Session:
         result["cases"].append(row)
 
     def _compare(self, out, args):
-        """The trusted check: the reference solution's harness reads the raw results."""
+        """The trusted check: the reference solution's harness reads the raw results and names
+        each verdict by the result it checked (common/raw_check.hpp), the name the spec's "raw"
+        gives; which file holds which result is the harness's business alone."""
         done = subprocess.run([self.reference, "--check-only", *args, "--compare", out, "--format", "json"],
                               capture_output=True, text=True, timeout=600)
         doc = parse_json(done.stdout)
@@ -361,7 +358,7 @@ class Session:
                 ran, doc, times = self._timed_run(result["_binary"], out, timed, result["_identity"])
                 compare_args = cases.with_seed(timed_args(timed), checked_seed(self.spec, timed)) if fresh_inputs(self.spec) else timed_args(timed)
                 verdicts = self._check(result, out, name, compare_args)
-                right = {v for v, t in times.items() if verdicts.get(raw_name(v), {}).get("status") == "pass"}
+                right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
                 for c in active:
                     if not right & set(c["perf"]["variants"]):
                         c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True

@@ -15,7 +15,7 @@ std::string qualified_name(const Experiment& e, const Variant& v) { return e.key
 
 // The bytes of experiment 3 are ints, the rest floats; the file name keeps the harness's .f32.
 std::string raw_path(const std::string& dir, const Experiment& e, const Variant& v) {
-    return dir + "/" + convlab::raw_file_name(qualified_name(e, v));
+    return convlab::raw_result_path(dir, qualified_name(e, v));
 }
 
 std::string run_once_and_check(convlab::GpuSession& session, const Experiment& e, const Variant& v, const std::string& raw_dir) {
@@ -93,7 +93,8 @@ int compare_raw(const std::vector<Experiment>& experiments, const std::string& d
         for (const Variant& v : e.variants) {
             const std::string path = raw_path(dir, e, v);
             if (!std::filesystem::exists(path)) continue;  // a variant that wrote nothing: the grader says so
-            GradedRow r{std::filesystem::path(path).stem().string(), "submitted", "pass", "", std::nullopt};
+            // Named by the result it holds, as the image labs' checker does (common/raw_check.hpp).
+            GradedRow r{qualified_name(e, v), "submitted", "pass", "", std::nullopt};
             // A file longer than any output is wrong without being read: it cannot exhaust memory.
             const auto size = std::filesystem::file_size(path);
             if (size > max_bytes) r.message = "the result holds " + std::to_string(size) + " bytes, more than any output of this run";

@@ -1,0 +1,66 @@
+// convlab harness — do not edit in a lab.
+#include "common/raw_check.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "common/raw_result.hpp"
+
+namespace convlab {
+
+std::vector<std::string> raw_result_names(const LabSpec& spec) {
+    std::vector<std::string> names;
+    for (const CpuVariant& v : spec.cpu) names.push_back(v.name);
+    for (const GpuVariant& v : spec.gpu) {
+        names.push_back(v.name);
+        if (v.end_to_end) names.push_back(end_to_end_result_name(v.name));
+    }
+    return names;
+}
+
+namespace {
+
+VariantResult check_one(const std::string& name, const std::string& file, const RawCheckTarget& target) {
+    VariantResult r;
+    r.name = name;
+    r.description = "the raw result in " + file;
+    r.kind = "submitted";
+    // Read at most one float more than expected: a huge file cannot exhaust the grader's memory.
+    const std::vector<float> got = read_raw_floats(file, target.reference.size() + 1);
+    if (got.size() != target.reference.size()) {
+        r.status = "fail";
+        r.message = "the result holds " + std::to_string(got.size()) + " floats; the image has " +
+                    std::to_string(target.reference.size());
+        return r;
+    }
+    r.check = check_output(got.data(), target.reference.data(), target.width, target.height, target.channels,
+                           target.tolerance, target.mask_radius, {});
+    r.status = r.check.passed ? "pass" : "fail";
+    r.message = r.check.summary();
+    return r;
+}
+
+}  // namespace
+
+std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<std::string>& names,
+                                             const RawCheckTarget& target) {
+    namespace fs = std::filesystem;
+    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), path, target)};
+    std::vector<VariantResult> rows;
+    std::set<std::string> named_files;
+    for (const std::string& name : names) {
+        const std::string file = raw_result_path(path, name);
+        named_files.insert(fs::path(file).filename().string());
+        if (fs::is_regular_file(file)) rows.push_back(check_one(name, file, target));
+    }
+    std::vector<std::string> others;
+    for (const auto& entry : fs::directory_iterator(path))
+        if (entry.path().extension() == ".f32" && !named_files.count(entry.path().filename().string()))
+            others.push_back(entry.path().string());
+    std::sort(others.begin(), others.end());
+    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).stem().string(), file, target));
+    return rows;
+}
+
+}  // namespace convlab

@@ -1,0 +1,92 @@
+// The grader's trusted check of raw results: each row is named by the result it checked, never by
+// a file a submission chose, and a wrong, short or stray file is shown as what it is.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/raw_check.hpp"
+#include "common/raw_result.hpp"
+
+using namespace convlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kW = 5, kH = 4, kC = 1;
+
+struct Folder {
+    fs::path path = fs::temp_directory_path() / ("convlab-raw-check-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                                 "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    Folder() { fs::create_directories(path); }
+    ~Folder() { fs::remove_all(path); }
+    std::string str() const { return path.string(); }
+};
+
+std::vector<float> reference() {
+    std::vector<float> values(kW * kH * kC);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = float(i) * 0.5f;
+    return values;
+}
+
+std::map<std::string, std::string> statuses(const std::vector<VariantResult>& rows) {
+    std::map<std::string, std::string> by_name;
+    for (const VariantResult& r : rows) {
+        EXPECT_EQ(r.kind, "submitted");
+        by_name[r.name] = r.status;
+    }
+    return by_name;
+}
+
+}  // namespace
+
+TEST(RawCheck, RowsAreNamedByResultNotByFile) {
+    const Folder dir;
+    const std::vector<float> ref = reference();
+    std::vector<float> wrong = ref;
+    wrong[7] += 1.0f;
+    write_raw_floats(raw_result_path(dir.str(), "memory/B read-swapped"), ref);  // a name that is no file name
+    write_raw_floats(raw_result_path(dir.str(), end_to_end_result_name("naive")), wrong);
+    write_raw_floats(dir.str() + "/stray.f32", ref);
+    const RawCheckTarget target{ref, kW, kH, kC, 1, Tolerance{1e-6, 1e-6}};
+    const auto got = statuses(check_raw_results(dir.str(), {"memory/B read-swapped", "naive", "naive-end-to-end"}, target));
+    const std::map<std::string, std::string> want{
+        {"memory/B read-swapped", "pass"}, {"naive-end-to-end", "fail"}, {"stray", "pass"}};
+    EXPECT_EQ(got, want);  // "naive" wrote nothing: no row, the grader says why
+}
+
+TEST(RawCheck, AShortFileFailsWithoutBeingCompared) {
+    const Folder dir;
+    const std::vector<float> ref = reference();
+    write_raw_floats(raw_result_path(dir.str(), "tiled"), std::vector<float>(ref.begin(), ref.end() - 1));
+    const auto rows = check_raw_results(dir.str(), {"tiled"}, RawCheckTarget{ref, kW, kH, kC, 1, Tolerance{}});
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].status, "fail");
+    EXPECT_NE(rows[0].message.find("holds 19 floats"), std::string::npos) << rows[0].message;
+}
+
+TEST(RawCheck, OneFileIsCheckedUnderItsFileName) {
+    const Folder dir;
+    const std::vector<float> ref = reference();
+    const std::string file = raw_result_path(dir.str(), "tiled");
+    write_raw_floats(file, ref);
+    const auto rows = check_raw_results(file, {}, RawCheckTarget{ref, kW, kH, kC, 1, Tolerance{}});
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].name, "tiled");
+    EXPECT_EQ(rows[0].status, "pass");
+}
+
+TEST(RawCheck, TheLabsResultNamesIncludeEndToEndParts) {
+    LabSpec spec;
+    spec.cpu.push_back(CpuVariant{"omp", "", nullptr});
+    GpuVariant gpu;
+    gpu.name = "naive";
+    gpu.end_to_end = [](const Problem&, float*) {};
+    spec.gpu.push_back(gpu);
+    gpu.name = "tiled";
+    gpu.end_to_end = nullptr;
+    spec.gpu.push_back(gpu);
+    EXPECT_EQ(raw_result_names(spec), (std::vector<std::string>{"omp", "naive", "naive-end-to-end", "tiled"}));
+}
