@@ -72,8 +72,8 @@ TimingStats time_cpu(const std::function<void()>& fn, int reps) {
 // One lab run: every selected variant for every mask of the sweep (usually one mask).
 class LabRun {
   public:
-    LabRun(const LabSpec& spec, const Options& options, const Image& image, std::vector<Mask> masks, const OutputFolder& out)
-        : spec_(spec), options_(options), image_(image), masks_(std::move(masks)), out_(out) {}
+    LabRun(const LabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
+        : spec_(spec), options_(options), image_(image), masks_(options.masks), out_(out) {}
 
     int run(const std::string& source) {
         fill_report_header(source);
@@ -467,7 +467,7 @@ class LabRun {
     const LabSpec& spec_;
     const Options& options_;
     const Image& image_;
-    const std::vector<Mask> masks_;
+    const std::vector<Mask>& masks_;  // the sweep, options_.masks
     const OutputFolder& out_;
     std::unique_ptr<GpuSession> session_;
     Report report_;
@@ -475,22 +475,6 @@ class LabRun {
     std::vector<Picture> pictures_;
     bool cuda_failed_ = false;
 };
-
-// --mask takes one spec or a comma-separated sweep. Every mask is checked before anything runs.
-std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
-    std::vector<Mask> masks;
-    for (const std::string& item : split_list(list)) {
-        Mask mask = parse_mask(item, spec.max_mask_size);
-        if (mask.k < spec.min_mask_size)
-            throw InputError("mask '" + item + "' is " + std::to_string(mask.k) + "x" + std::to_string(mask.k) +
-                             "; this lab's kernels take masks from " + std::to_string(spec.min_mask_size) + "x" +
-                             std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "x" +
-                             std::to_string(spec.max_mask_size));
-        masks.push_back(std::move(mask));
-    }
-    if (masks.empty()) throw InputError("--mask is empty; accepted: " + mask_spec_help());
-    return masks;
-}
 
 }  // namespace
 
@@ -503,9 +487,8 @@ int run_lab(int argc, char** argv, const LabSpec& spec) {
         }
         std::string source;
         const Image image = make_input(options, spec, &source);
-        std::vector<Mask> masks = parse_masks(options.mask, spec);
         const OutputFolder out(options.out_dir);
-        return LabRun(spec, options, image, std::move(masks), out).run(source);
+        return LabRun(spec, options, image, out).run(source);
     });
 }
 

@@ -27,6 +27,22 @@ std::string variant_list(const LabSpec& spec) {
     return text;
 }
 
+// --mask takes one spec or a comma-separated sweep. Every mask is checked before anything runs.
+std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
+    std::vector<Mask> masks;
+    for (const std::string& item : split_list(list)) {
+        Mask mask = parse_mask(item, spec.max_mask_size);
+        if (mask.k < spec.min_mask_size)
+            throw InputError("mask '" + item + "' is " + std::to_string(mask.k) + "x" + std::to_string(mask.k) +
+                             "; this lab's kernels take masks from " + std::to_string(spec.min_mask_size) + "x" +
+                             std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "x" +
+                             std::to_string(spec.max_mask_size));
+        masks.push_back(std::move(mask));
+    }
+    if (masks.empty()) throw InputError("--mask is empty; accepted: " + mask_spec_help());
+    return masks;
+}
+
 }  // namespace
 
 long long parse_whole(const std::string& text, const std::string& what) {
@@ -140,7 +156,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     const long long seed = parse_whole(text("seed"), "--seed");
     if (seed < 0) throw InputError("--seed " + text("seed") + " is negative; accepted: a whole number >= 0");
     options.seed = uint64_t(seed);
-    options.mask = text("mask");
+    options.masks = parse_masks(text("mask"), spec);
     options.border = parse_border(text("border"));
 
     if (args.count("variant")) {
@@ -188,7 +204,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         options.compare_file = text("compare");
         if (!std::filesystem::is_regular_file(options.compare_file) && !std::filesystem::is_directory(options.compare_file))
             throw InputError("--compare " + options.compare_file + " does not exist; accepted: a raw float32 result from --raw-out, or a folder of them");
-        if (options.mask.find(',') != std::string::npos)
+        if (options.masks.size() > 1)
             throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
     }
     if (args.count("out")) options.out_dir = text("out");

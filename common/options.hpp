@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/border.hpp"
+#include "common/mask.hpp"
 
 namespace convlab {
 
@@ -20,7 +21,7 @@ struct Options {
     int width = 0, height = 0;        // of a generated image
     int channels = 0;                 // 0: the file's own (1 or 3); generated images use the lab's default
     int tile_width = 0, tile_height = 0;
-    std::string mask;
+    std::vector<Mask> masks;  // --mask: one, or a sweep; parsed and checked against the lab's sizes here, once
     Border border = Border::Zero;
     uint64_t seed = 1;
     std::vector<std::string> variants;  // empty: all

@@ -43,7 +43,9 @@ TEST(Options, Defaults) {
     EXPECT_EQ(o.image, "synthetic");
     EXPECT_EQ(o.width, 2999);
     EXPECT_EQ(o.height, 1999);
-    EXPECT_EQ(o.mask, "gauss:7:2");
+    ASSERT_EQ(o.masks.size(), 1u);
+    EXPECT_EQ(o.masks[0].spec, "gauss:7:2");
+    EXPECT_EQ(o.masks[0].k, 7);
     EXPECT_EQ(o.border, Border::Zero);
     EXPECT_EQ(o.format, Format::Text);
     EXPECT_TRUE(o.flush_l2);
@@ -65,6 +67,18 @@ TEST(Options, Everything) {
     EXPECT_EQ(o.format, Format::Json);
     EXPECT_EQ(o.tile_width, 1000);
     EXPECT_EQ(o.tile_height, 1000);
+    ASSERT_EQ(o.masks.size(), 1u);
+    EXPECT_EQ(o.masks[0].k, 3);
+}
+
+// The sweep is parsed once, here, into masks: each checked against the lab's sizes before anything runs.
+TEST(Options, AMaskSweepIsParsedIntoMasks) {
+    const Options o = parse({"--mask", "box:3,gauss:31:5"});
+    ASSERT_EQ(o.masks.size(), 2u);
+    EXPECT_EQ(o.masks[0].k, 3);
+    EXPECT_EQ(o.masks[1].k, 31);
+    EXPECT_THROW(parse({"--mask", "box:3,box:33"}), InputError);
+    EXPECT_THROW(parse({"--mask", ""}), InputError);
 }
 
 TEST(Options, DemoChoosesABigImageAndAFolder) {
