@@ -7,6 +7,7 @@
 
 #include "common/errors.hpp"
 #include "common/rng.hpp"
+#include "common/text_parse.hpp"
 
 namespace convlab {
 
@@ -29,26 +30,8 @@ std::string mask_spec_help() {
 
 namespace {
 
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    std::string part;
-    while (std::getline(stream, part, sep)) parts.push_back(part);
-    if (!text.empty() && text.back() == sep) parts.push_back("");
-    return parts;
-}
-
 long long parse_integer(const std::string& text, const std::string& spec, const char* field) {
-    size_t used = 0;
-    long long value = 0;
-    try {
-        value = std::stoll(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (text.empty() || used != text.size())
-        throw InputError("mask '" + spec + "': " + field + " '" + text + "' is not a whole number");
-    return value;
+    return parse_whole(text, "mask '" + spec + "': " + field);
 }
 
 int parse_size(const std::string& text, const std::string& spec, int max_k) {
@@ -134,7 +117,7 @@ Mask from_file(const std::string& path, int max_k) {
 }  // namespace
 
 Mask parse_mask(const std::string& spec, int max_k) {
-    const std::vector<std::string> parts = split(spec, ':');
+    const std::vector<std::string> parts = split_list(spec, ':');
     const std::string& name = parts.empty() ? spec : parts[0];
     auto expect_fields = [&](size_t n, const char* form) {
         if (parts.size() != n) throw InputError("mask '" + spec + "': expected the form " + form);

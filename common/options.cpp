@@ -4,10 +4,8 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <limits>
 #include <cxxopts.hpp>
 #include <filesystem>
-#include <sstream>
 
 #include "common/command_line.hpp"
 #include "common/errors.hpp"
@@ -44,36 +42,6 @@ std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
 }
 
 }  // namespace
-
-long long parse_whole(const std::string& text, const std::string& what) {
-    size_t used = 0;
-    long long value = 0;
-    try {
-        value = std::stoll(text, &used);
-    } catch (const std::out_of_range&) {
-        throw InputError(what + " " + text + " is too large; accepted: a whole number up to " +
-                         std::to_string(std::numeric_limits<long long>::max()));
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (text.empty() || used != text.size()) throw InputError(what + " '" + text + "' is not a whole number");
-    return value;
-}
-
-int parse_count(const std::string& text, const std::string& what, long long lo, long long hi) {
-    const long long value = parse_whole(text, what);
-    if (value < lo || value > hi)
-        throw InputError(what + " " + text + " is out of range; accepted: " + std::to_string(lo) + " to " + std::to_string(hi));
-    return int(value);
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream stream(text);
-    std::string item;
-    while (std::getline(stream, item, ',')) items.push_back(item);
-    return items;
-}
 
 void parse_size(const std::string& text, const std::string& what, int* width, int* height) {
     const size_t x = text.find('x');

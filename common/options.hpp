@@ -7,6 +7,7 @@
 
 #include "common/border.hpp"
 #include "common/mask.hpp"
+#include "common/text_parse.hpp"
 
 namespace convlab {
 
@@ -42,11 +43,6 @@ Options parse_options(int argc, char** argv, const LabSpec& spec);
 
 // "WxH" or "N" (N x N), each side 1..kMaxImageSide. Throws InputError naming `what`.
 void parse_size(const std::string& text, const std::string& what, int* width, int* height);
-
-// Whole numbers and comma lists for options; each throws InputError naming `what`.
-long long parse_whole(const std::string& text, const std::string& what);
-int parse_count(const std::string& text, const std::string& what, long long lo, long long hi);
-std::vector<std::string> split_list(const std::string& text);
 
 // 1, 2, 4, ... up to 2 x cores, with the core count itself included.
 std::vector<int> default_thread_counts(int cores);

@@ -126,6 +126,9 @@ def bad_input_cases(tmp):
         "value for a switch": (["--check-only=yes"], "'yes' is not a value that option takes"),
         "stray word": (["image.png"], "unexpected argument 'image.png'"),
         "unknown variant": (["--variant", "nope"], "unknown variant"),
+        "a list ending in a comma": (["--threads", "1,2,"], "--threads '' is not a whole number"),
+        "a mask sweep ending in a comma": (["--mask", "box:3,"], "mask ''"),
+        "a mask size too large to read": (["--mask", "box:99999999999999999999"], "is too large"),
         "bad format": (["--format", "xml"], "accepted: text, md, csv, json"),
         "unwritable output folder": (["--out", t("a-file") + "/sub"], "cannot use --out"),
     }

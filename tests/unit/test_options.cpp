@@ -116,3 +116,14 @@ TEST(Options, ThreadCountsUpToTwiceTheCores) {
     EXPECT_EQ(default_thread_counts(6), (std::vector<int>{1, 2, 4, 6, 8, 12}));
     EXPECT_EQ(default_thread_counts(16), (std::vector<int>{1, 2, 4, 8, 16, 32}));
 }
+
+// One splitter for option lists and mask specs: an empty item is kept, so a stray comma or colon
+// is refused by whoever reads the item instead of vanishing.
+TEST(Options, SplitListKeepsEveryEmptyItem) {
+    EXPECT_EQ(split_list(""), std::vector<std::string>{});
+    EXPECT_EQ(split_list("a,b"), (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(split_list("a,,b"), (std::vector<std::string>{"a", "", "b"}));
+    EXPECT_EQ(split_list("a,"), (std::vector<std::string>{"a", ""}));
+    EXPECT_EQ(split_list(",a"), (std::vector<std::string>{"", "a"}));
+    EXPECT_EQ(split_list("gauss:7:", ':'), (std::vector<std::string>{"gauss", "7", ""}));
+}

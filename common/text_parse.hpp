@@ -1,0 +1,17 @@
+// convlab harness — do not edit in a lab.
+// The one parser of whole numbers and the one list splitter, for options and mask specs alike.
+// Each throws InputError with one line naming `what` (an option, or "mask 'SPEC': size").
+#pragma once
+#include <string>
+#include <vector>
+
+namespace convlab {
+
+long long parse_whole(const std::string& text, const std::string& what);
+int parse_count(const std::string& text, const std::string& what, long long lo, long long hi);
+
+// "a,b" -> {a, b}; an empty item is kept ("a,,b", "a," and ",a" each give one), so that whoever
+// reads the items refuses it by name instead of a slip passing unseen. "" -> {}.
+std::vector<std::string> split_list(const std::string& text, char separator = ',');
+
+}  // namespace convlab
