@@ -59,7 +59,9 @@ std::vector<VariantResult> check_raw_results(const std::string& path, const std:
         if (entry.path().extension() == ".f32" && !named_files.count(entry.path().filename().string()))
             others.push_back(entry.path().string());
     std::sort(others.begin(), others.end());
-    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).stem().string(), file, target));
+    // Under the whole file name, .f32 included: never the name of a result, which a stray file
+    // could otherwise take over when that result's own file is missing.
+    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), file, target));
     return rows;
 }
 

@@ -26,8 +26,8 @@ struct RawCheckTarget {
 std::vector<std::string> raw_result_names(const LabSpec& spec);
 
 // path a folder: the file of each of `names` that is there, checked and named by that name, then
-// any other .f32 file under its file name (a result no name maps to is still shown). path a file:
-// that file, under its file name. A result missing from the folder gets no row: the grader says
+// any other .f32 file under its whole file name, "x.f32" (a result no name maps to is still shown,
+// and cannot pass for one). path a file: that file, under its file name without .f32. A result missing from the folder gets no row: the grader says
 // why the run left none. Rows are kind "submitted" with status "pass" or "fail".
 std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<std::string>& names,
                                              const RawCheckTarget& target);

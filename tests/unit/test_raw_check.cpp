@@ -50,11 +50,12 @@ TEST(RawCheck, RowsAreNamedByResultNotByFile) {
     write_raw_floats(raw_result_path(dir.str(), "memory/B read-swapped"), ref);  // a name that is no file name
     write_raw_floats(raw_result_path(dir.str(), end_to_end_result_name("naive")), wrong);
     write_raw_floats(dir.str() + "/stray.f32", ref);
+    write_raw_floats(dir.str() + "/odd name.f32", ref);  // not the file of result "odd name" (odd_name.f32)
     const RawCheckTarget target{ref, kW, kH, kC, 1, Tolerance{1e-6, 1e-6}};
-    const auto got = statuses(check_raw_results(dir.str(), {"memory/B read-swapped", "naive", "naive-end-to-end"}, target));
+    const auto got = statuses(check_raw_results(dir.str(), {"memory/B read-swapped", "naive", "naive-end-to-end", "odd name"}, target));
     const std::map<std::string, std::string> want{
-        {"memory/B read-swapped", "pass"}, {"naive-end-to-end", "fail"}, {"stray", "pass"}};
-    EXPECT_EQ(got, want);  // "naive" wrote nothing: no row, the grader says why
+        {"memory/B read-swapped", "pass"}, {"naive-end-to-end", "fail"}, {"stray.f32", "pass"}, {"odd name.f32", "pass"}};
+    EXPECT_EQ(got, want);  // "naive" and "odd name" wrote nothing: no row, the grader says why
 }
 
 TEST(RawCheck, AShortFileFailsWithoutBeingCompared) {
