@@ -194,9 +194,10 @@ def _limits(cpu_seconds, file_bytes):
     return apply
 
 
-def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 << 30):
+def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 << 30, pass_fds=()):
     """Runs cmd with the limits; never raises for what the program does. With an identity the
-    run is the submission's (jailed, as its own user); without one it is the grader's own."""
+    run is the submission's (jailed, as its own user); without one it is the grader's own.
+    pass_fds: descriptors the program inherits under the same numbers (a peer timer's socket)."""
     base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": cwd, "LANG": "C.UTF-8"}
     for key in ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "DEPS_INCLUDE", "CUDA_ARCH"):
         if key in os.environ:
@@ -212,7 +213,7 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
             identity.running += 1
     try:
         proc = subprocess.Popen(full, cwd=cwd, env=base, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                preexec_fn=_limits(int(time_limit) * 2 + 10, file_bytes))
+                                preexec_fn=_limits(int(time_limit) * 2 + 10, file_bytes), pass_fds=pass_fds)
         timed_out = False
         try:
             out, err = proc.communicate(timeout=time_limit)
@@ -250,10 +251,12 @@ def _kill_and_drain(proc):
     """Kills the run's process group (with the namespaces, everything in them dies too) and reads
     what is left of its output, giving up after DRAIN_SECONDS: a process that escaped and holds
     the pipe open must not hang the grader."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    def kill_group():
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    kill_group()
     try:
         return proc.communicate(timeout=DRAIN_SECONDS)
     except subprocess.TimeoutExpired:
@@ -261,6 +264,12 @@ def _kill_and_drain(proc):
             pipe.close()
         proc.wait()
         return b"", b"(output abandoned: a process kept it open after the kill)"
+    finally:
+        # A child whose fork was under way when the group was killed can join the group too late
+        # for that signal (the likely cause of a `sleep 60 &` that once outlived its shell in the
+        # self-test on a loaded 2-core machine); the group keeps its id once its leader is gone,
+        # so a second signal reaches it.
+        kill_group()
 
 
 def sweep(uid):
