@@ -2,6 +2,7 @@
 #include "common/gpu_session.hpp"
 
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/rng.hpp"
+#include "common/shared_device_memory.hpp"
 #include "common/text_table.hpp"
 
 namespace convlab {
@@ -108,6 +110,10 @@ struct GpuSession::Impl {
     double copy_gbs = 0;
     DeviceBuffer<uint8_t> in;
     DeviceBuffer<float> out;
+    // Peer timing (peer_timing.hpp): the input and output live here instead, shared with the
+    // other process; args points at them.
+    SharedDeviceMemory shared_in, shared_out;
+    size_t elements = 0;
     DeviceBuffer<float> mask;
     DeviceBuffer<uint8_t> flush;  // twice the L2: reading it evicts whatever the kernel left there
     DeviceBuffer<unsigned> flush_sink;
@@ -116,6 +122,14 @@ struct GpuSession::Impl {
     Event start, stop;
     ConvArgs args{};
     bool broken = false;
+
+    // The shared input and output replace the session's own.
+    void use_shared_buffers() {
+        in = DeviceBuffer<uint8_t>();
+        out = DeviceBuffer<float>();
+        args.d_in = static_cast<const uint8_t*>(shared_in.get());
+        args.d_out = static_cast<float*>(shared_out.get());
+    }
 
     double measure_copy_bandwidth() {
         size_t free_bytes = 0, total = 0;
@@ -166,8 +180,31 @@ void GpuSession::load_image(const Image& image, Border border, int max_mask_size
     impl_->out = DeviceBuffer<float>(n);
     impl_->mask = DeviceBuffer<float>(mask_floats);
     impl_->in.copy_from_host(image.pixels.data());
+    impl_->elements = n;
     impl_->args = ConvArgs{impl_->in.get(), impl_->out.get(), impl_->mask.get(), image.width, image.height,
                            image.channels, 0, border};
+}
+
+std::vector<int> GpuSession::share_buffers() {
+    Impl& m = *impl_;
+    m.shared_in = SharedDeviceMemory::create(m.elements * sizeof(uint8_t));
+    m.shared_out = SharedDeviceMemory::create(m.elements * sizeof(float));
+    CUDA_CHECK(cudaMemcpy(m.shared_in.get(), m.in.get(), m.in.bytes(), cudaMemcpyDeviceToDevice));
+    m.use_shared_buffers();
+    return {m.shared_in.export_fd(), m.shared_out.export_fd()};
+}
+
+void GpuSession::adopt_shared_buffers(int in_fd, size_t in_bytes, int out_fd, size_t out_bytes) {
+    Impl& m = *impl_;
+    if (in_bytes != m.elements * sizeof(uint8_t) || out_bytes != m.elements * sizeof(float)) {
+        ::close(in_fd);
+        ::close(out_fd);
+        throw CudaError("the shared buffers (" + std::to_string(in_bytes) + " and " + std::to_string(out_bytes) +
+                        " bytes) do not fit this run's image");
+    }
+    m.shared_in = SharedDeviceMemory::import(in_fd, in_bytes);
+    m.shared_out = SharedDeviceMemory::import(out_fd, out_bytes);
+    m.use_shared_buffers();
 }
 
 void GpuSession::load_mask(const Mask& mask) {
@@ -176,16 +213,18 @@ void GpuSession::load_mask(const Mask& mask) {
 }
 
 void GpuSession::load_random_input(uint64_t seed) {
-    random_image_kernel<<<4 * impl_->info.multiprocessors, 256>>>(impl_->in.get(), impl_->in.count(), seed);
+    random_image_kernel<<<4 * impl_->info.multiprocessors, 256>>>(const_cast<uint8_t*>(impl_->args.d_in), impl_->elements, seed);
     CUDA_CHECK_LAUNCH();
 }
 
 void GpuSession::poison_output() {
     // All bits set is a NaN in IEEE-754 single precision.
-    CUDA_CHECK(cudaMemset(impl_->out.get(), 0xFF, impl_->out.bytes()));
+    CUDA_CHECK(cudaMemset(impl_->args.d_out, 0xFF, impl_->elements * sizeof(float)));
 }
 
-void GpuSession::fetch_output(float* h_out) const { impl_->out.copy_to_host(h_out); }
+void GpuSession::fetch_output(float* h_out) const {
+    CUDA_CHECK(cudaMemcpy(h_out, impl_->args.d_out, impl_->elements * sizeof(float), cudaMemcpyDeviceToHost));
+}
 
 void GpuSession::sample_output(const std::vector<size_t>& positions, float* values) {
     const int count = int(positions.size());
@@ -194,7 +233,7 @@ void GpuSession::sample_output(const std::vector<size_t>& positions, float* valu
         impl_->sample_values = DeviceBuffer<float>(positions.size());
     }
     CUDA_CHECK(cudaMemcpy(impl_->sample_positions.get(), positions.data(), count * sizeof(size_t), cudaMemcpyHostToDevice));
-    gather_kernel<<<(count + 255) / 256, 256>>>(impl_->out.get(), impl_->sample_positions.get(), count, impl_->sample_values.get());
+    gather_kernel<<<(count + 255) / 256, 256>>>(impl_->args.d_out, impl_->sample_positions.get(), count, impl_->sample_values.get());
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(values, impl_->sample_values.get(), count * sizeof(float), cudaMemcpyDeviceToHost));
 }
@@ -207,12 +246,14 @@ void GpuSession::run(const std::function<void()>& fn) {
     });
 }
 
+void GpuSession::flush_l2() {
+    evict_l2_kernel<<<4 * impl_->info.multiprocessors, 512>>>(reinterpret_cast<const uint4*>(impl_->flush.get()),
+                                                              impl_->flush.bytes() / sizeof(uint4), impl_->flush_sink.get());
+    CUDA_CHECK_LAUNCH();
+}
+
 double GpuSession::time_once(const std::function<void()>& fn, bool flush_l2, bool* outside_stream) {
-    if (flush_l2) {
-        evict_l2_kernel<<<4 * impl_->info.multiprocessors, 512>>>(reinterpret_cast<const uint4*>(impl_->flush.get()),
-                                                                  impl_->flush.bytes() / sizeof(uint4), impl_->flush_sink.get());
-        CUDA_CHECK_LAUNCH();
-    }
+    if (flush_l2) this->flush_l2();
     using Clock = std::chrono::steady_clock;
     Clock::time_point host_start;
     double host_ms = 0;

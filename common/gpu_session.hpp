@@ -41,6 +41,13 @@ class GpuSession {
     // allocates itself) does not fit in free device memory. The environment variable
     // CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers the memory assumed free.
     void load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes);
+    // Peer timing (peer_timing.hpp), after load_image. The timer's side: moves the input and
+    // output into memory another process can map, and returns a descriptor of each (input first).
+    std::vector<int> share_buffers();
+    // The timed side: maps the timer's input and output (descriptors and sizes from its
+    // share_buffers, which must match this run's image) in place of its own. Takes both descriptors.
+    void adopt_shared_buffers(int in_fd, size_t in_bytes, int out_fd, size_t out_bytes);
+
     // Copies a mask in; args() then describes image and mask.
     void load_mask(const Mask& mask);
     const ConvArgs& args() const;
@@ -50,6 +57,7 @@ class GpuSession {
     void load_random_input(uint64_t seed);
 
     void poison_output();                // NaN in every output float
+    void flush_l2();                     // enqueues the L2 eviction time() does before every timed run
     void fetch_output(float* h_out) const;
     // values[n] = the output's value at positions[n] (a spot check's few values, gathered on the GPU).
     void sample_output(const std::vector<size_t>& positions, float* values);

@@ -16,6 +16,9 @@
 #include "common/launch_counter.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
+#include "common/peer_link.hpp"
+#include "common/peer_timer.hpp"
+#include "common/peer_worker.hpp"
 #include "common/reference.hpp"
 #include "common/raw_check.hpp"
 #include "common/raw_result.hpp"
@@ -80,6 +83,13 @@ class LabRun {
         if (!options_.compare_file.empty()) return compare_raw_results();
         const std::string reason = spec_.gpu.empty() ? "" : gpu_unavailable_reason();
         report_.gpu_skipped = reason;
+        if (options_.timed_by >= 0 || options_.timer_of >= 0) {
+            if (!reason.empty()) {
+                std::cerr << "lab" << spec_.number << ": peer timing needs a GPU: " << reason << "\n";
+                return kExitNoGpu;
+            }
+            return options_.timed_by >= 0 ? serve_timer() : time_peer();
+        }
         if (!spec_.gpu.empty() && reason.empty()) open_gpu();
         for (const Mask& mask : masks_) run_case(mask);
         derive_figures(report_);
@@ -396,6 +406,33 @@ class LabRun {
     void write_raw(const Case& c, const std::string& name, const std::vector<float>& values) const {
         if (options_.raw_out_dir.empty()) return;
         write_raw_floats(raw_result_path(options_.raw_out_dir, picture_name(name, c.mask)), values);
+    }
+
+    // --timed-by: the grader's timer runs this program's variants on its own buffers (peer_worker.hpp).
+    int serve_timer() {
+        PeerLink link(options_.timed_by);
+        open_gpu();
+        return serve_peer_timer(link, *session_, spec_, masks_.front());
+    }
+
+    // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
+    int time_peer() {
+        PeerLink link(options_.timer_of);
+        open_gpu();
+        const Mask& mask = masks_.front();
+        session_->load_mask(mask);
+        const Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
+        PeerTimer timer(link, *session_, image_, mask, options_.border, PeerTimerPlan{options_.warmup, options_.reps});
+        for (const GpuVariant& v : spec_.gpu) {
+            if (!selected(v.name)) continue;
+            VariantResult r = row(c, v.name, v.description, "gpu");
+            timer.time_variant(v.name, r);
+            report_.results.push_back(r);
+        }
+        timer.finish();
+        derive_figures(report_);
+        std::cout << render(report_, options_.format) << std::flush;
+        return exit_status(false);
     }
 
     // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).

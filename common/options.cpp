@@ -13,6 +13,7 @@
 #include "common/image.hpp"
 #include "common/lab.hpp"
 #include "common/mask.hpp"
+#include "common/peer_link.hpp"
 
 namespace convlab {
 
@@ -98,6 +99,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Grading")
         ("raw-out", "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with timing the last timed repetition's (none for a GPU variant that launched no kernel)", cxxopts::value<std::string>())
         ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number; the raw result is the last one's (input seed + warmup + reps for a GPU variant, seed + cpu-reps for a CPU one)")
+        ("timer-of", "the grader's timer: time the GPU variants of the program at the other end of socket FD, on a fresh input each repetition that this process makes and checks", cxxopts::value<std::string>())
+        ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>())
         ("compare", "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant", cxxopts::value<std::string>());
     // clang-format on
     parser.custom_help("[options]");
@@ -175,6 +178,11 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         if (options.masks.size() > 1)
             throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
     }
+    if (args.count("timer-of")) options.timer_of = peer_socket(text("timer-of"), "--timer-of");
+    if (args.count("timed-by")) options.timed_by = peer_socket(text("timed-by"), "--timed-by");
+    if ((options.timer_of >= 0 || options.timed_by >= 0) &&
+        (options.masks.size() > 1 || options.check_only || options.image != "random" || options.tile_width || (options.timer_of >= 0 && options.timed_by >= 0)))
+        throw InputError("--timer-of and --timed-by time one mask on a random image, with neither the other nor --check-only or --tile-to");
     if (args.count("out")) options.out_dir = text("out");
     else if (options.demo) options.out_dir = "demo-output/lab" + std::to_string(spec.number);
     return options;

@@ -36,6 +36,8 @@ struct Options {
     std::string raw_out_dir;   // grading: each variant's result as raw float32 in here (after timing: the last rep's)
     bool fresh_input = false;  // grading: a new random input for every timed rep (seed + 1 + rep), so no answer can be replayed
     std::string compare_file;  // grading: check this raw result instead of running variants
+    int timer_of = -1;         // grading: time the GPU variants of the program at the other end of this socket (peer_timer.hpp)
+    int timed_by = -1;         // grading: be timed by the grader's process at the other end of this socket (peer_worker.hpp)
 };
 
 // Throws InputError with one line for every bad option or value.

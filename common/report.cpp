@@ -254,6 +254,7 @@ std::string render_json(const Report& report) {
                                       {"max_abs_error", r.check.max_abs_error}, {"max_rel_error", r.check.max_rel_error},
                                       {"first_mismatches", first}}},
                            {"time", timing_json(r.time)}, {"end_to_end", timing_json(r.end_to_end)},
+                           {"peer_time", timing_json(r.peer_time)},
                            {"spot_checks", spot_checks_json(r.spot_checks)},
                            {"critical_path", timing_json(r.critical_path)}, {"busy_threads", r.busy_threads},
                            {"mpix_per_s", optional_json(r.mpix_per_s)}, {"gb_per_s", optional_json(r.gb_per_s)},

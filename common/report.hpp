@@ -31,6 +31,9 @@ struct VariantResult {
     CheckResult check;
     std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
     std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation
+    // Peer timing (--timer-of): each repetition from the grader's own process, from a fresh input
+    // to the output read back (peer_timer.hpp); `time` is then what the timed program reported.
+    std::optional<TimingStats> peer_time;
     std::optional<SpotChecks> spot_checks;  // every timed run's result, spot-checked
     std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
     int busy_threads = 0;                      // CPU variants: threads that did work, in the median run

@@ -130,6 +130,7 @@ def bad_input_cases(tmp):
         "a mask sweep ending in a comma": (["--mask", "box:3,"], "mask ''"),
         "a mask size too large to read": (["--mask", "box:99999999999999999999"], "is too large"),
         "bad format": (["--format", "xml"], "accepted: text, md, csv, json"),
+        "peer timing on a descriptor that is no socket": (["--image", "random", "--timed-by", "1"], "--timed-by 1 is not an open socket"),
         "unwritable output folder": (["--out", t("a-file") + "/sub"], "cannot use --out"),
     }
 
@@ -347,7 +348,7 @@ def register(results, labs):
         results.run("lab5: --help wraps between words", lab5_help_wraps_between_words)
         results.run("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped)
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
-    results.run("bad input: one line, exit 2, nothing written (19 cases)", bad_input_is_one_line_and_writes_nothing)
+    results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
     results.run("--fresh-input-each-rep: a new input every timed run, the last one's result kept", fresh_input_each_rep)

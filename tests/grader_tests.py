@@ -54,6 +54,23 @@ def physical_floor():
     assert grader.floor_ms(["--elements", "1000"], ref) is None
 
 
+def forged_reports_are_caught():
+    """Peer timing: a program whose own report leaves out time the grader's process measured
+    around its runs (beyond the overhead the reference's runs show, and the slack) is forged;
+    honest noise is not. Only the GPU image labs are peer-timed."""
+    f = grader.forged_report
+    ref, ref_peer = [1.0, 1.01, 0.99], [1.12, 1.13, 1.11]  # 0.12 ms of protocol overhead
+    assert f([1.5, 1.5, 1.5], [1.63, 1.64, 1.62], ref, ref_peer) is None, "the same overhead: honest"
+    assert f([0.3, 0.3, 0.3], [0.44, 0.45, 0.43], ref, ref_peer) is None, "a faster honest program"
+    # Allowed beyond 1.5 ms reported: 0.12 + slack(P), P the peer time: P - 1.5 <= 0.12 + 0.05 + 0.1 P, P <= 1.8556.
+    edge = (1.5 + 0.12 + grader.PEER_SLACK_MS) / (1 - grader.PEER_SLACK_SHARE)
+    assert f([1.5] * 3, [edge - 0.001] * 3, ref, ref_peer) is None, "within the slack"
+    assert "forged time" in f([1.5] * 3, [edge + 0.001] * 3, ref, ref_peer), "just past the slack"
+    assert "forged time" in f([0.5, 0.5, 0.5], [1.62, 1.63, 1.61], ref, ref_peer), "reports a third of what it took"
+    assert f([0.5], [], ref, ref_peer) is None and f([0.5], [1.6], ref, []) is None, "no peer times: nothing to compare"
+    assert [lab for lab in range(6) if grader.peer_timed(specs.load(lab))] == [1, 2, 3, 4]
+
+
 def spec_mistakes_are_refused():
     """A spec whose points do not add up, or whose variant name --variant's list would split, is
     refused with its file named, before any submission is graded."""
@@ -407,6 +424,7 @@ def register(results):
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
+    results.run("grader: a time report the grader's own process contradicts is forged; honest overhead is not", forged_reports_are_caught)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)

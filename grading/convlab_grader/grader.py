@@ -4,6 +4,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import time
@@ -16,6 +17,12 @@ CASES_AT_ONCE = 4  # hidden cases run side by side (a spec's cases_at_once overr
 SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one per border and channel count)
 RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
 FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is impossible, not fast
+# Peer timing: what the grader's timer measures around a repetition exceeds the program's own
+# event time by the protocol's overhead (fresh input, L2 flush, two messages, the read-back),
+# about the same for every program. A submission's overhead beyond the reference's by more than
+# this is time its report left out: the report is forged.
+PEER_SLACK_MS = 0.05
+PEER_SLACK_SHARE = 0.10  # of the time measured from outside
 
 
 def timed_args(perf):
@@ -64,6 +71,29 @@ def fresh_inputs(spec):
     """Lab 5's own driver does not vary its input between repetitions yet (issue 14 folds it
     into the common harness); every image lab does."""
     return "elements" not in spec
+
+
+def peer_timed(spec):
+    """A GPU image lab is timed by the grader's own process (--timer-of, common/peer_timer.hpp):
+    the program's report of its own time is checked against it. Lab 0 has no GPU work; lab 5's
+    driver is not on the common harness yet."""
+    return fresh_inputs(spec) and not spec.get("cpu_only")
+
+
+def forged_report(sub_reported, sub_peer, ref_reported, ref_peer):
+    """Why the submission's reported times cannot be what its kernels took, or None: the
+    time the grader's timer measured around them exceeds them by more than the reference's
+    runs show the protocol adds (medians over the runs, so one slow run does not decide)."""
+    if not sub_peer or not ref_peer:
+        return None
+    sub_over = statistics.median(sub_peer) - statistics.median(sub_reported)
+    ref_over = statistics.median(ref_peer) - statistics.median(ref_reported)
+    allowed = ref_over + PEER_SLACK_MS + PEER_SLACK_SHARE * statistics.median(sub_peer)
+    if sub_over <= allowed:
+        return None
+    return (f"forged time: the program reported {statistics.median(sub_reported):.4g} ms, but the grader's own process "
+            f"measured {statistics.median(sub_peer):.4g} ms around it, {sub_over:.4g} ms more where the reference's runs "
+            f"show {ref_over:.4g} ms of overhead: no performance points")
 
 
 def public_args(args):
@@ -143,6 +173,26 @@ class Session:
             self.notes.append("compute-sanitizer is not installed: the safety points are not graded")
             self.do_sanitizer = False
         self.template = build.make_template(work, self.lab, isolation)
+        self.peer = self.do_performance and peer_timed(spec) and self._peer_timing_works()
+
+    def _peer_timing_works(self):
+        """Peer timing needs two processes on the GPU at once (a GPU in exclusive-process compute
+        mode refuses the second) and memory one can export to the other. One small run of the
+        reference timing itself tells; without it, a program's report of its own time is trusted
+        and the grader's notes say so."""
+        perf = {"args": ["--size", "64x64", "--image", "random", "--seed", "1"], "variants": [self.spec["performance"]["cases"][0]["variants"][0]],
+                "reps": 1, "warmup": 0, "time_limit_s": 60}
+        out = self._private("peer-timing-probe")
+        try:
+            _, doc, times, _ = self._peer_timed_run(self.reference, out, perf, None)
+            works, why = bool(times), str(doc.get("results"))[:300]
+        except RuntimeError as e:
+            works, why = False, str(e)[:300]
+        shutil.rmtree(out, ignore_errors=True)
+        if not works:
+            self.notes.append("peer timing does not work on this machine (" + why + "): each program's report of its own "
+                              "time is trusted, so a forged report above the physical floor is not caught")
+        return works
 
     # ---- one submission -------------------------------------------------------------------
     def prepare(self, index, name, path):
@@ -327,6 +377,40 @@ class Session:
                  and isinstance(r[clock].get("median_ms"), (int, float))}
         return ran, doc, times
 
+    def _peer_timed_run(self, binary, out, perf, identity):
+        """One timed run of a GPU lab: the program (the submission's, jailed, or the reference's)
+        serves the grader's timer, the reference build run as `--timer-of` by the grader, which
+        makes the inputs, reads and checks the results, and reports. Returns (the program's
+        outcome, the timer's JSON, the program's own median ms per variant the timer passed, the
+        timer's median ms for the same variants)."""
+        args = [*timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps", str(perf.get("reps", 15)),
+                "--warmup", str(perf.get("warmup", 2)), "--format", "json"]
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        limit = perf.get("time_limit_s", 300)
+        try:
+            timer = subprocess.Popen([self.reference, *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            ours.close()
+            ran = sandbox.run(self.isolation, [binary, *args, "--timed-by", str(theirs.fileno())], out, limit,
+                              identity=identity, pass_fds=[theirs.fileno()])
+        finally:
+            ours.close()
+            theirs.close()  # the timer sees the end of the conversation, whatever the program left running
+        try:
+            stdout, stderr = timer.communicate(timeout=limit + 60)
+        except subprocess.TimeoutExpired:
+            timer.kill()
+            stdout, stderr = timer.communicate()
+        doc = parse_json(stdout) or {}
+        if not doc and identity is None:
+            raise RuntimeError(f"the grader's timer failed: {stderr.strip()[-500:]}")
+        times, peer = {}, {}
+        for r in doc.get("results", []):
+            if r.get("status") == "pass" and r.get("time") and r.get("peer_time"):
+                times[r["variant"]] = r["time"]["median_ms"]
+                peer[r["variant"]] = r["peer_time"]["median_ms"]
+        return ran, doc, times, peer
+
     def _may_earn(self, result, perf):
         """Performance is paid for correct work only: a timed case may earn points when every label
         it requires (spec.py checks that those are its variants' labels) passed every hidden case."""
@@ -345,7 +429,7 @@ class Session:
         state = []
         for perf in result["_timed"]:
             may = self._may_earn(result, perf)
-            state.append({"perf": perf, "sub": [], "ref": [], "done": not may, "floor": [],
+            state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "done": not may, "floor": [],
                           "problem": None if may else "a variant it times failed a hidden case: no performance points"})
         for group_number, group in enumerate(timing_groups(result["_timed"])):
             for run in range(spec.get("runs", 3)):
@@ -355,10 +439,16 @@ class Session:
                 timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["perf"]["variants"]}))
                 name = f"perf-{group_number}-{run}"
                 out = self._scratch(result, name)
-                ran, doc, times = self._timed_run(result["_binary"], out, timed, result["_identity"])
-                compare_args = cases.with_seed(timed_args(timed), checked_seed(self.spec, timed)) if fresh_inputs(self.spec) else timed_args(timed)
-                verdicts = self._check(result, out, name, compare_args)
-                right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
+                peer = self.peer
+                if peer:  # the timer checked every repetition itself
+                    ran, doc, times, peer_times = self._peer_timed_run(result["_binary"], out, timed, result["_identity"])
+                    shutil.rmtree(out, ignore_errors=True)
+                    right = set(times)
+                else:
+                    ran, doc, times = self._timed_run(result["_binary"], out, timed, result["_identity"])
+                    compare_args = cases.with_seed(timed_args(timed), checked_seed(self.spec, timed)) if fresh_inputs(self.spec) else timed_args(timed)
+                    verdicts = self._check(result, out, name, compare_args)
+                    right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
                 for c in active:
                     if not right & set(c["perf"]["variants"]):
                         c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True
@@ -367,15 +457,22 @@ class Session:
                     continue
                 # The reference's results are right answers: none is kept once its times are read.
                 ref_out = self._private(f"reference-{_safe(result['student'])}-{group_number}-{run}")
-                _, ref_doc, ref_times = self._timed_run(self.reference, ref_out, timed, None)
+                if peer:
+                    _, ref_doc, ref_times, ref_peer = self._peer_timed_run(self.reference, ref_out, timed, None)
+                else:
+                    _, ref_doc, ref_times = self._timed_run(self.reference, ref_out, timed, None)
                 shutil.rmtree(ref_out, ignore_errors=True)
                 for c in active:
-                    mine = right & set(c["perf"]["variants"])
-                    theirs = [ref_times[v] for v in c["perf"]["variants"] if v in ref_times]
+                    mine = min(right & set(c["perf"]["variants"]), key=lambda v: times[v])
+                    theirs = [v for v in c["perf"]["variants"] if v in ref_times]
                     if not theirs:
                         raise RuntimeError(f"the reference solution did not time {c['perf']['variants']}: {ref_doc.get('results')}")
-                    c["sub"].append(min(times[v] for v in mine))
-                    c["ref"].append(min(theirs))
+                    best = min(theirs, key=lambda v: ref_times[v])
+                    c["sub"].append(times[mine])
+                    c["ref"].append(ref_times[best])
+                    if peer:
+                        c["sub_peer"].append(peer_times[mine])
+                        c["ref_peer"].append(ref_peer[best])
                     c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc))
                     # Far past the curve's end: more runs cannot earn a point, only cost minutes.
                     c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
@@ -384,6 +481,9 @@ class Session:
             ratio = None if c["problem"] else statistics.median(c["sub"]) / statistics.median(c["ref"])
             floors = [f for f in c["floor"] if f]
             floor = max(floors) if floors else None
+            forged = forged_report(c["sub"], c["sub_peer"], c["ref"], c["ref_peer"]) if ratio is not None else None
+            if forged:
+                c["problem"], ratio = forged, None
             if ratio is not None and floor and min(c["sub"]) < floor:
                 c["problem"] = (f"impossible time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
                                 "(the byte model at the measured copy bandwidth, or the flops at the FP32 peak): no performance points")
@@ -394,7 +494,9 @@ class Session:
                                "fraction": scoring.performance_fraction(ratio, spec["slack"], spec["zero_at"]), "problem": c["problem"],
                                "floor_ms": floor,
                                # every run, so that a reader (and the self-test) can see how noisy the machine was
-                               "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"]})
+                               "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"],
+                               # the grader's timer around the same runs (peer timing; empty for labs 0 and 5)
+                               "submission_peer_runs_ms": c["sub_peer"], "reference_peer_runs_ms": c["ref_peer"]})
         fractions = [c["fraction"] for c in cases_done]
         result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}
 
