@@ -59,10 +59,17 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
         r.status = status;
         r.message = why;
     };
+    // The worker's own word for a variant it could not run, as its report would give it.
+    const auto worker_failed = [&](const PeerMessage& m) {
+        const std::string text = m.text_string();
+        for (const char* status : {"not-implemented", "skipped"})
+            if (text.rfind(std::string(status) + ": ", 0) == 0) return fail(status, text.substr(std::string(status).size() + 2));
+        fail("error", text);
+    };
     try {
         link_.send(PeerMessage::make(PeerKind::Prepare, name));
         const PeerMessage prepared = link_.receive(plan_.answer_timeout_s);
-        if (prepared.kind == PeerKind::Failed) return fail("error", prepared.text_string());
+        if (prepared.kind == PeerKind::Failed) return worker_failed(prepared);
         if (prepared.kind != PeerKind::Prepared) return fail("error", "the program answered out of turn");
 
         const Tolerance tolerance = tolerance_for(mask_);
@@ -83,7 +90,7 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
             go.rep = rep;
             link_.send(go);
             const PeerMessage done = link_.receive(plan_.answer_timeout_s);
-            if (done.kind == PeerKind::Failed) return fail("error", done.text_string());
+            if (done.kind == PeerKind::Failed) return worker_failed(done);
             if (done.kind != PeerKind::Done || done.rep != rep) return fail("error", "the program answered out of turn");
             session_.sample_output(spots.draw(), sampled.data());  // waits for whatever the worker left running
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

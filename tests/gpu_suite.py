@@ -6,6 +6,8 @@ import io
 import json
 import os
 import shutil
+import socket
+import subprocess
 
 import gpu_lab5
 from testkit import ROOT, Skip, lab, lab_json, run
@@ -111,6 +113,41 @@ def skeleton_fails_cleanly(n):
         assert r["status"] == "not-implemented" and "not implemented yet" in r["message"], (r["variant"], r["message"])
 
 
+def peer_timed(timer, worker, args):
+    """The reference build as the grader's timer of `worker` (common/peer_timer.hpp), as the grader
+    runs them: (timer's JSON, worker's exit status)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with ours, theirs:
+        bins = os.path.join(ROOT, "build", "bin")
+        proc = subprocess.Popen([os.path.join(bins, timer), *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        done = subprocess.run([os.path.join(bins, worker), *args, "--timed-by", str(theirs.fileno())], pass_fds=[theirs.fileno()],
+                              capture_output=True, text=True, timeout=300)
+    out, err = proc.communicate(timeout=300)
+    assert out.strip().startswith("{"), f"the timer wrote no report (exit {proc.returncode}): {err[-2000:]}"
+    return json.loads(out), done.returncode
+
+
+def peer_timing(n):
+    """Peer timing: the solution, timed by the reference build in another process on its shared
+    buffers, passes every repetition's spot check and the last one's full check; the timer's clock
+    around each repetition is never shorter than the program's own events; a skeleton's variants
+    come back not implemented."""
+    mask = "sobel-x" if n == 2 else "gauss:7:2"
+    args = ["--size", "1031x769", "--image", "random", "--seed", "3", "--channels", "3", "--border", "wrap", "--mask", mask,
+            "--warmup", "1", "--reps", "5", "--format", "json"]
+    doc, worker = peer_timed(f"lab{n}-solution", f"lab{n}-solution", args)
+    assert worker == 0, f"the timed program exited {worker}"
+    all_pass(doc, "peer-timed solution")
+    for r in doc["results"]:
+        assert r["spot_checks"]["runs"] == 6 and r["spot_checks"]["failed_runs"] == 0, (r["variant"], r["spot_checks"])
+        assert r["peer_time"]["samples"] == 5 and r["time"]["samples"] == 5, (r["variant"], r["peer_time"], r["time"])
+        assert r["peer_time"]["median_ms"] >= r["time"]["median_ms"], (r["variant"], r["peer_time"], r["time"])
+    doc, _ = peer_timed(f"lab{n}-solution", f"lab{n}-student", args)
+    own = [r for r in doc["results"] if "(lab" not in r["variant"]]
+    assert own and all(r["status"] == "not-implemented" for r in own), [(r["variant"], r["status"], r["message"]) for r in own]
+
+
 def image_too_large_for_the_device():
     status, out, err = lab("lab1-solution", "--size", "1000x1000", "--check-only",
                            env={"CONVLAB_DEVICE_MEMORY_LIMIT": "4000000"})
@@ -142,6 +179,7 @@ def tests(labs):
         found += [
             (f"lab{n} GPU: solution passes at every mask size the lab takes", every_mask_size, n, False),
             (f"lab{n} GPU: default timed run, every figure present", default_timed_run, n, True),
+            (f"lab{n} GPU: peer timing: timed by the reference build in another process, checked there", peer_timing, n, True),
             (f"lab{n} GPU: text, md, csv and json reports", formats, n, False),
             (f"lab{n} GPU: untouched skeleton reports its variants not implemented", skeleton_fails_cleanly, n, False),
             (f"lab{n} GPU: compute-sanitizer memcheck finds nothing", sanitizer, n, "memcheck", False),
