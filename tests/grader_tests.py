@@ -14,7 +14,7 @@ import zipfile
 from testkit import ROOT, Skip
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import cases, grader, known_bad, report, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import cases, known_bad, performance, report, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -33,7 +33,7 @@ def scoring_arithmetic():
 
 def idle_threads_are_charged():
     """Lab 0's time: a run that used 1 of the 2 threads it was given counts twice its critical path."""
-    f = grader.idle_threads_factor
+    f = performance.idle_threads_factor
     assert f({"threads": 2, "busy_threads": 1}) == 2.0
     assert f({"threads": 16, "busy_threads": 1}) == 16.0
     assert f({"threads": 16, "busy_threads": 16}) == 1.0
@@ -46,29 +46,29 @@ def physical_floor():
     """The least time a correct run can take: bytes at the copy bandwidth or flops at the FP32
     peak, whichever is larger, times the margin; none without a GPU's figures."""
     ref = {"device": {"copy_bandwidth_gbs": 3000.0, "fp32_peak_gflops": 60000.0}}
-    small_mask = grader.floor_ms(["--size", "4000x2000", "--channels", "1", "--mask", "box:3"], ref)
-    assert abs(small_mask - grader.FLOOR_SHARE * 8e6 * 5 / 3e12 * 1e3) < 1e-12, small_mask  # bytes bound
-    big_mask = grader.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], ref)
-    assert abs(big_mask - grader.FLOOR_SHARE * 2 * 31 * 31 * 24e6 / 6e13 * 1e3) < 1e-9, big_mask  # flops bound
-    assert grader.floor_ms(["--size", "64", "--channels", "1", "--mask", "box:3"], {"device": None}) is None
-    assert grader.floor_ms(["--elements", "1000"], ref) is None
+    small_mask = performance.floor_ms(["--size", "4000x2000", "--channels", "1", "--mask", "box:3"], ref)
+    assert abs(small_mask - performance.FLOOR_SHARE * 8e6 * 5 / 3e12 * 1e3) < 1e-12, small_mask  # bytes bound
+    big_mask = performance.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], ref)
+    assert abs(big_mask - performance.FLOOR_SHARE * 2 * 31 * 31 * 24e6 / 6e13 * 1e3) < 1e-9, big_mask  # flops bound
+    assert performance.floor_ms(["--size", "64", "--channels", "1", "--mask", "box:3"], {"device": None}) is None
+    assert performance.floor_ms(["--elements", "1000"], ref) is None
 
 
 def forged_reports_are_caught():
     """Peer timing: a program whose own report leaves out time the grader's process measured
     around its runs (beyond the overhead the reference's runs show, and the slack) is forged;
     honest noise is not. Only the GPU image labs are peer-timed."""
-    f = grader.forged_report
+    f = performance.forged_report
     ref, ref_peer = [1.0, 1.01, 0.99], [1.12, 1.13, 1.11]  # 0.12 ms of protocol overhead
     assert f([1.5, 1.5, 1.5], [1.63, 1.64, 1.62], ref, ref_peer) is None, "the same overhead: honest"
     assert f([0.3, 0.3, 0.3], [0.44, 0.45, 0.43], ref, ref_peer) is None, "a faster honest program"
     # Allowed beyond 1.5 ms reported: 0.12 + slack(P), P the peer time: P - 1.5 <= 0.12 + 0.05 + 0.1 P, P <= 1.8556.
-    edge = (1.5 + 0.12 + grader.PEER_SLACK_MS) / (1 - grader.PEER_SLACK_SHARE)
+    edge = (1.5 + 0.12 + performance.PEER_SLACK_MS) / (1 - performance.PEER_SLACK_SHARE)
     assert f([1.5] * 3, [edge - 0.001] * 3, ref, ref_peer) is None, "within the slack"
     assert "forged time" in f([1.5] * 3, [edge + 0.001] * 3, ref, ref_peer), "just past the slack"
     assert "forged time" in f([0.5, 0.5, 0.5], [1.62, 1.63, 1.61], ref, ref_peer), "reports a third of what it took"
     assert f([0.5], [], ref, ref_peer) is None and f([0.5], [1.6], ref, []) is None, "no peer times: nothing to compare"
-    assert [lab for lab in range(6) if grader.peer_timed(specs.load(lab))] == [1, 2, 3, 4]
+    assert [lab for lab in range(6) if performance.peer_timed(specs.load(lab))] == [1, 2, 3, 4]
 
 
 def spec_mistakes_are_refused():
@@ -121,7 +121,7 @@ def drawn_cases_differ_by_student():
         w, h = case["args"][case["args"].index("--size") + 1].split("x")
         assert "--seed" in case["args"] and int(w) <= 4096 and int(h) <= 4096, case["args"]
     lab5 = cases.timed_cases(specs.load(5), a)
-    assert grader.timing_groups(lab5) == [list(range(len(lab5)))], [c["args"] for c in lab5]
+    assert performance.timing_groups(lab5) == [list(range(len(lab5)))], [c["args"] for c in lab5]
     runs = cases.sanitizer_runs(lab3, a)
     seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
     for tool in lab3["sanitizer"]["tools"]:
@@ -150,10 +150,10 @@ def timed_cases_share_runs():
     """Performance cases that differ only in the variants they time share a process per run;
     any other difference keeps them apart."""
     lab5 = specs.load(5)["performance"]["cases"]
-    assert grader.timing_groups(lab5) == [list(range(len(lab5)))], grader.timing_groups(lab5)
+    assert performance.timing_groups(lab5) == [list(range(len(lab5)))], performance.timing_groups(lab5)
     a = {"args": ["--size", "64"], "variants": ["x"], "requires": ["X"]}
     cases = [a, dict(a, variants=["y"], requires=["Y"]), dict(a, args=["--size", "65"]), dict(a, reps=3)]
-    assert grader.timing_groups(cases) == [[0, 1], [2], [3]], grader.timing_groups(cases)
+    assert performance.timing_groups(cases) == [[0, 1], [2], [3]], performance.timing_groups(cases)
 
 
 def time_limit_kills_the_whole_group():

@@ -135,3 +135,16 @@ def input_args(case):
         return ["--elements", str(case["elements"]), "--seed", str(case["seed"])]
     return ["--image", "random", "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
             "--mask", case["mask"], "--border", case["border"]]
+
+
+def public_args(args):
+    """A run's arguments as a report shows them: the input's secret seed left out."""
+    shown, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--seed":
+            skip = True
+        else:
+            shown.append(arg)
+    return " ".join(shown)

@@ -93,11 +93,11 @@ def main(argv=None):
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         prepared = list(pool.map(lambda numbered: session.prepare(numbered[0], *numbered[1]), enumerate(subs)))
     results = []
-    for partial in prepared:
-        log(f"grading {partial['student']}")
+    for sub in prepared:
+        log(f"grading {sub.name}")
         started = time.monotonic()
-        results.append(session.grade(partial))
-        log(f"  {partial['student']}: {results[-1]['score']:g} / {results[-1]['max_score']:g} "
+        results.append(session.grade(sub))
+        log(f"  {sub.name}: {results[-1]['score']:g} / {results[-1]['max_score']:g} "
             f"(graded in {time.monotonic() - started:.0f} s after its build)")
     for r in results:
         r["session_notes"] = session.notes

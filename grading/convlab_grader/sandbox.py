@@ -235,6 +235,14 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
     return Outcome(status, text(out), err, time.time() - started, timed_out, cpu_ms=cpu_ms)
 
 
+def parse_json(text):
+    """A program's JSON output, or None when it wrote none (or garbage)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def _jail_cpu_time(stderr):
     """The jail's CPU total from the last line of stderr (nothing of the run can print after it;
     a line the program printed itself earlier is not the last), and stderr without it."""

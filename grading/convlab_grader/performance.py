@@ -1,0 +1,295 @@
+"""The performance part of grading: each timed case run against the reference solution, the
+runs interleaved, with every timed result checked; the time that counts, and why a time does
+not count (a wrong result, a forged report, an impossible time)."""
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+
+from . import cases, sandbox, scoring
+
+FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is impossible, not fast
+# Peer timing: what the grader's timer measures around a repetition exceeds the program's own
+# event time by the protocol's overhead (fresh input, L2 flush, two messages, the read-back),
+# about the same for every program. A submission's overhead beyond the reference's by more than
+# this is time its report left out: the report is forged.
+PEER_SLACK_MS = 0.05
+PEER_SLACK_SHARE = 0.10  # of the time measured from outside
+
+
+def timed_args(perf):
+    """A timed case's arguments, "{cores}" replaced by this machine's core count (lab 0 is timed
+    at the machine's core count, as its handout says)."""
+    return [arg.replace("{cores}", str(os.cpu_count() or 1)) for arg in perf["args"]]
+
+
+def checked_seed(spec, perf):
+    """The input seed of the timed repetition whose result is checked: the harness gives each
+    timed run of a variant (a GPU variant's warm-ups included) a fresh random input, seed + 1 + its
+    number, and keeps the last one's result (--fresh-input-each-rep). A CPU lab's variants are
+    timed --cpu-reps times with no warm-up."""
+    args = perf["args"]
+    runs = perf["cpu_reps"] if spec.get("cpu_only") else perf.get("warmup", 2) + perf.get("reps", 15)
+    return int(args[args.index("--seed") + 1]) + runs
+
+
+def cpu_outside_program(ran, doc):
+    """Why a CPU lab's timed run cannot be timed by its critical path, or None: the jail counted
+    more CPU time for the run's processes than the program used itself (a helper process it
+    never waited for). Without a jail there is no count to compare (the guide says so)."""
+    own = (doc or {}).get("process_cpu_ms")
+    if ran.cpu_ms is None or not isinstance(own, (int, float)):
+        return None
+    # An honest run differs by what the program does after its report (about 2 ms on lab 0's
+    # timed case); a helper that did the work shows as a third of the total or more.
+    if ran.cpu_ms - own <= max(20.0, 0.05 * ran.cpu_ms):
+        return None
+    return (f"{ran.cpu_ms - own:.0f} ms of CPU time went to processes the program did not wait for "
+            f"({ran.cpu_ms:.0f} ms for the run, {own:.0f} ms its own): work outside the timed program")
+
+
+def idle_threads_factor(row):
+    """A CPU run that left threads it was given idle is charged as if they had worked at its pace:
+    threads given over threads that worked. Where two threads are no faster than one (cores
+    that share their units, a VM's stolen time), the critical path alone cannot tell a one-thread
+    program from a parallel one; the count of threads that worked can (lab 0 one-thread)."""
+    given, worked = row.get("threads"), row.get("busy_threads")
+    if not isinstance(given, int) or not isinstance(worked, int) or given <= 1:
+        return 1.0
+    return given / min(given, max(worked, 1))
+
+
+def fresh_inputs(spec):
+    """Lab 5's own driver does not vary its input between repetitions yet (issue 14 folds it
+    into the common harness); every image lab does."""
+    return "elements" not in spec
+
+
+def peer_timed(spec):
+    """A GPU image lab is timed by the grader's own process (--timer-of, common/peer_timer.hpp):
+    the program's report of its own time is checked against it. Lab 0 has no GPU work; lab 5's
+    driver is not on the common harness yet."""
+    return fresh_inputs(spec) and not spec.get("cpu_only")
+
+
+def forged_report(sub_reported, sub_peer, ref_reported, ref_peer):
+    """Why the submission's reported times cannot be what its kernels took, or None: the
+    time the grader's timer measured around them exceeds them by more than the reference's
+    runs show the protocol adds (medians over the runs, so one slow run does not decide)."""
+    if not sub_peer or not ref_peer:
+        return None
+    sub_over = statistics.median(sub_peer) - statistics.median(sub_reported)
+    ref_over = statistics.median(ref_peer) - statistics.median(ref_reported)
+    allowed = ref_over + PEER_SLACK_MS + PEER_SLACK_SHARE * statistics.median(sub_peer)
+    if sub_over <= allowed:
+        return None
+    return (f"forged time: the program reported {statistics.median(sub_reported):.4g} ms, but the grader's own process "
+            f"measured {statistics.median(sub_peer):.4g} ms around it, {sub_over:.4g} ms more where the reference's runs "
+            f"show {ref_over:.4g} ms of overhead: no performance points")
+
+
+def floor_ms(args, reference_doc):
+    """The least time a correct GPU run of this case can take, with FLOOR_SHARE of margin: its
+    bytes (one read per input byte, one float written per output value) at the copy bandwidth the
+    reference measured, or its flops (2 K^2 per value) at the FP32 peak. None for a case without
+    an image (lab 5) or a run without a GPU (lab 0)."""
+    device = (reference_doc.get("device") if isinstance(reference_doc, dict) else None) or {}
+    bandwidth, peak = device.get("copy_bandwidth_gbs"), device.get("fp32_peak_gflops")
+    if not bandwidth or "--size" not in args or "--channels" not in args or "--mask" not in args:
+        return None
+    w, _, h = args[args.index("--size") + 1].partition("x")
+    values = int(w) * int(h or w) * int(args[args.index("--channels") + 1])
+    k = cases.mask_size(args[args.index("--mask") + 1])
+    bytes_ms = values * 5 / (bandwidth * 1e9) * 1e3
+    flops_ms = 2 * k * k * values / (peak * 1e9) * 1e3 if peak else 0.0
+    return FLOOR_SHARE * max(bytes_ms, flops_ms)
+
+
+def run_failure(ran, doc):
+    """How a run ended, with the first error its own report gives (a CUDA error such as an illegal
+    memory access names itself there)."""
+    errors = [r.get("message", "") for r in (doc or {}).get("results", []) if isinstance(r, dict) and r.get("status") == "error"]
+    return ran.describe() + (f": {str(errors[0])[:200]}" if errors else "")
+
+
+def timing_groups(perf_cases):
+    """The indices of the performance cases, grouped so that cases differing only in the variants
+    they time (and the labels they require) share one timed process per run."""
+    groups = {}
+    for index, perf in enumerate(perf_cases):
+        key = json.dumps({k: v for k, v in perf.items() if k not in ("variants", "requires")}, sort_keys=True)
+        groups.setdefault(key, []).append(index)
+    return list(groups.values())
+
+
+def timed_run(session, binary, out, perf, identity):
+    """One timed process: the submission's (with its identity, jailed) or the reference's
+    (identity None). Returns (outcome, its JSON, median ms per variant that reports a pass)."""
+    # A lab that also times its CPU reference says in the spec how often (lab 5 has none).
+    cpu = ["--cpu-reps", str(perf["cpu_reps"])] if "cpu_reps" in perf else []
+    fresh = ["--warmup", str(perf.get("warmup", 2)), "--fresh-input-each-rep"] if fresh_inputs(session.spec) else []
+    # A CPU lab is timed by its critical path (the busiest thread's CPU time, common/cpu_work.hpp),
+    # which another program on the machine does not stretch as it does the wall clock; OpenMP's
+    # threads must sleep, not spin, while they wait for that to hold.
+    cpu_lab = bool(session.spec.get("cpu_only"))
+    ran = sandbox.run(session.isolation, [binary, *timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps",
+                                          str(perf.get("reps", 15)), *cpu, *fresh, "--format", "json", "--raw-out", out], out,
+                      perf.get("time_limit_s", 300), identity=identity, env={"OMP_WAIT_POLICY": "passive"} if cpu_lab else None)
+    doc = sandbox.parse_json(ran.stdout) or {}
+    outside = cpu_outside_program(ran, doc) if cpu_lab else None
+    if outside:  # its critical path missed that work: no time counts from this run
+        return ran, {"results": [{"status": "error", "message": outside}]}, {}
+    clock = "critical_path" if cpu_lab else "time"
+    times = {r["variant"]: r[clock]["median_ms"] * (idle_threads_factor(r) if cpu_lab else 1) for r in doc.get("results", [])
+             if isinstance(r, dict) and r.get("status") == "pass" and isinstance(r.get(clock), dict)
+             and isinstance(r[clock].get("median_ms"), (int, float))}
+    return ran, doc, times
+
+
+def peer_timed_run(session, binary, out, perf, identity):
+    """One timed run of a GPU lab: the program (the submission's, jailed, or the reference's)
+    serves the grader's timer, the reference build run as `--timer-of` by the grader, which
+    makes the inputs, reads and checks the results, and reports. Returns (the program's
+    outcome, the timer's JSON, the program's own median ms per variant the timer passed, the
+    timer's median ms for the same variants)."""
+    args = [*timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps", str(perf.get("reps", 15)),
+            "--warmup", str(perf.get("warmup", 2)), "--format", "json"]
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    limit = perf.get("time_limit_s", 300)
+    try:
+        timer = subprocess.Popen([session.reference, *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ours.close()
+        ran = sandbox.run(session.isolation, [binary, *args, "--timed-by", str(theirs.fileno())], out, limit,
+                          identity=identity, pass_fds=[theirs.fileno()])
+    finally:
+        ours.close()
+        theirs.close()  # the timer sees the end of the conversation, whatever the program left running
+    try:
+        stdout, stderr = timer.communicate(timeout=limit + 60)
+    except subprocess.TimeoutExpired:
+        timer.kill()
+        stdout, stderr = timer.communicate()
+    doc = sandbox.parse_json(stdout) or {}
+    if not doc and identity is None:
+        raise RuntimeError(f"the grader's timer failed: {stderr.strip()[-500:]}")
+    times, peer = {}, {}
+    for r in doc.get("results", []):
+        if r.get("status") == "pass" and r.get("time") and r.get("peer_time"):
+            times[r["variant"]] = r["time"]["median_ms"]
+            peer[r["variant"]] = r["peer_time"]["median_ms"]
+    return ran, doc, times, peer
+
+
+def peer_timing_works(session):
+    """Peer timing needs two processes on the GPU at once (a GPU in exclusive-process compute
+    mode refuses the second) and memory one can export to the other. One small run of the
+    reference timing itself tells; without it, a program's report of its own time is trusted
+    and the grader's notes say so."""
+    perf = {"args": ["--size", "64x64", "--image", "random", "--seed", "1"], "variants": [session.spec["performance"]["cases"][0]["variants"][0]],
+            "reps": 1, "warmup": 0, "time_limit_s": 60}
+    out = session.private("peer-timing-probe")
+    try:
+        _, doc, times, _ = peer_timed_run(session, session.reference, out, perf, None)
+        works, why = bool(times), str(doc.get("results"))[:300]
+    except RuntimeError as e:
+        works, why = False, str(e)[:300]
+    shutil.rmtree(out, ignore_errors=True)
+    if not works:
+        session.notes.append("peer timing does not work on this machine (" + why + "): each program's report of its own "
+                             "time is trusted, so a forged report above the physical floor is not caught")
+    return works
+
+
+def may_earn(result, perf):
+    """Performance is paid for correct work only: a timed case may earn points when every label
+    it requires (spec.py checks that those are its variants' labels) passed every hidden case."""
+    def passed_all(label):
+        t = result["variants"].get(label, {})
+        return bool(t.get("total")) and t["passed"] == t["total"]
+    return all(passed_all(label) for label in perf["requires"])
+
+
+def measure(session, sub):
+    """Submission and reference interleaved, runs x each; per case the best of its listed
+    variants, when they all passed every hidden case. Each timed run's results are checked too: in
+    a peer-timed lab by the grader's timer (every repetition, on inputs it made), otherwise the last
+    repetition's (on an input of its own) by the trusted checker; a variant counts in a run only
+    when they are right. Cases that differ only in their variants share
+    each timed run (lab 5 times five variants at one length: one process per run, not five)."""
+    spec = session.spec["performance"]
+    state = []
+    for perf in sub.timed:
+        may = may_earn(sub.result, perf)
+        state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "done": not may, "floor": [],
+                      "problem": None if may else "a variant it times failed a hidden case: no performance points"})
+    for group_number, group in enumerate(timing_groups(sub.timed)):
+        for run in range(spec.get("runs", 3)):
+            active = [state[i] for i in group if not state[i]["done"]]
+            if not active:
+                break
+            timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["perf"]["variants"]}))
+            name = f"perf-{group_number}-{run}"
+            out = session.scratch(sub, name)
+            peer = session.peer
+            if peer:  # the timer checked every repetition itself
+                ran, doc, times, peer_times = peer_timed_run(session, sub.binary, out, timed, sub.identity)
+                shutil.rmtree(out, ignore_errors=True)
+                right = set(times)
+            else:
+                ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
+                compare_args = cases.with_seed(timed_args(timed), checked_seed(session.spec, timed)) if fresh_inputs(session.spec) else timed_args(timed)
+                verdicts = session.check(sub, out, name, compare_args)
+                right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
+            for c in active:
+                if not right & set(c["perf"]["variants"]):
+                    c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True
+            active = [c for c in active if not c["done"]]
+            if not active:
+                continue
+            # The reference's results are right answers: none is kept once its times are read.
+            ref_out = session.private(f"reference-{sub.safe_name}-{group_number}-{run}")
+            if peer:
+                _, ref_doc, ref_times, ref_peer = peer_timed_run(session, session.reference, ref_out, timed, None)
+            else:
+                _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, timed, None)
+            shutil.rmtree(ref_out, ignore_errors=True)
+            for c in active:
+                mine = min(right & set(c["perf"]["variants"]), key=lambda v: times[v])
+                theirs = [v for v in c["perf"]["variants"] if v in ref_times]
+                if not theirs:
+                    raise RuntimeError(f"the reference solution did not time {c['perf']['variants']}: {ref_doc.get('results')}")
+                best = min(theirs, key=lambda v: ref_times[v])
+                c["sub"].append(times[mine])
+                c["ref"].append(ref_times[best])
+                if peer:
+                    c["sub_peer"].append(peer_times[mine])
+                    c["ref_peer"].append(ref_peer[best])
+                c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc))
+                # Far past the curve's end: more runs cannot earn a point, only cost minutes.
+                c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
+    cases_done = []
+    for c in state:
+        ratio = None if c["problem"] else statistics.median(c["sub"]) / statistics.median(c["ref"])
+        floors = [f for f in c["floor"] if f]
+        floor = max(floors) if floors else None
+        forged = forged_report(c["sub"], c["sub_peer"], c["ref"], c["ref_peer"]) if ratio is not None else None
+        if forged:
+            c["problem"], ratio = forged, None
+        if ratio is not None and floor and min(c["sub"]) < floor:
+            c["problem"] = (f"impossible time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
+                            "(the byte model at the measured copy bandwidth, or the flops at the FP32 peak): no performance points")
+            ratio = None
+        cases_done.append({"args": cases.public_args(timed_args(c["perf"])), "variants": c["perf"]["variants"],
+                           "submission_ms": statistics.median(c["sub"]) if c["sub"] else None,
+                           "reference_ms": statistics.median(c["ref"]) if c["ref"] else None, "ratio": ratio,
+                           "fraction": scoring.performance_fraction(ratio, spec["slack"], spec["zero_at"]), "problem": c["problem"],
+                           "floor_ms": floor,
+                           # every run, so that a reader (and the self-test) can see how noisy the machine was
+                           "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"],
+                           # the grader's timer around the same runs (peer timing; empty for labs 0 and 5)
+                           "submission_peer_runs_ms": c["sub_peer"], "reference_peer_runs_ms": c["ref_peer"]})
+    fractions = [c["fraction"] for c in cases_done]
+    sub.result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}
