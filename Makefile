@@ -101,20 +101,27 @@ build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-# ---- labs: labs/labN/main.cpp and labs/labN/driver/ are the fixed driver; every other source in
-# ---- labs/labN is a student file, and solutions/labN/ holds the same names completed.
-LABS := $(sort $(patsubst labs/lab%/main.cpp,%,$(wildcard labs/lab*/main.cpp)))
+# ---- labs: each lab is labs/labN/manifest (its title, student files, files of earlier labs it
+# ---- links, extra libraries), its fixed driver (labs/labN/main.cpp and labs/labN/driver/), its
+# ---- student files, and solutions/labN/ with the same names completed. common/tools/manifest.sh
+# ---- reads a manifest; nothing about a lab is written here.
+LABS := $(sort $(patsubst labs/lab%/manifest,%,$(wildcard labs/lab*/manifest)))
 link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS) $(EXTRA_LDLIBS)
+manifest = $(shell common/tools/manifest.sh value $(1) $(2))
 
-# labs/labN/uses names files of earlier labs this lab links (one per line, e.g. lab1/conv2d_naive.cu):
-# the student build links the student's own, the solution build the solution's.
-# labs/labN/libraries names extra libraries (e.g. benchmark): linked, and checked by deps.sh first.
+# uses: the student build links the student's own files of earlier labs, the solution build the
+# solution's. libraries: linked, and checked by deps.sh first. The driver includes
+# build/gen/labN/manifest.hpp, which the build writes from the manifest.
 define LAB_RULES
-lab$(1)_uses := $$(if $$(wildcard labs/lab$(1)/uses),$$(shell grep -v '^\#' labs/lab$(1)/uses))
-lab$(1)_libraries := $$(if $$(wildcard labs/lab$(1)/libraries),$$(shell grep -v '^\#' labs/lab$(1)/libraries))
+lab$(1)_uses := $$(call manifest,$(1),uses)
+lab$(1)_libraries := $$(call manifest,$(1),libraries)
 lab$(1)_driver := labs/lab$(1)/main.cpp $$(wildcard labs/lab$(1)/driver/*.cu labs/lab$(1)/driver/*.cpp)
-lab$(1)_student := $$(filter-out labs/lab$(1)/main.cpp,$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp)) $$(addprefix labs/,$$(lab$(1)_uses))
+lab$(1)_student := $$(addprefix labs/lab$(1)/,$$(call manifest,$(1),student)) $$(addprefix labs/,$$(lab$(1)_uses))
 lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
+build/gen/lab$(1)/manifest.hpp: labs/lab$(1)/manifest common/tools/manifest.sh
+	@mkdir -p $$(@D)
+	@common/tools/manifest.sh header $(1) > $$@.partial && mv $$@.partial $$@
+build/obj/labs/lab$(1)/main.o: build/gen/lab$(1)/manifest.hpp
 $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution)): | $$(if $$(lab$(1)_libraries),deps-bench)
 build/bin/lab$(1)-%: EXTRA_LDLIBS := $$(addprefix -l,$$(lab$(1)_libraries))
 build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $(COMMON_LIB)

@@ -10,6 +10,7 @@
 #include "common/check.hpp"
 #include "common/conv_args.hpp"
 #include "common/image.hpp"
+#include "common/lab_manifest.hpp"
 #include "common/mask.hpp"
 
 namespace convlab {
@@ -56,6 +57,16 @@ struct LabSpec {
     std::vector<GpuVariant> gpu;
     std::string baseline;        // the variant "vs base" speedups are measured against
 };
+
+// A spec with the number, title and student files the lab's manifest gives (its driver includes
+// build/gen/labN/manifest.hpp for kManifest); the driver adds the rest.
+inline LabSpec spec_of(const LabManifest& manifest) {
+    LabSpec spec;
+    spec.number = manifest.number;
+    spec.title = manifest.title;
+    spec.student_files = manifest.student_files;
+    return spec;
+}
 
 // Returns the process exit status (exit_status.hpp). Never throws.
 int run_lab(int argc, char** argv, const LabSpec& spec);

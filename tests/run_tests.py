@@ -15,11 +15,12 @@ import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
 import grader_tests  # noqa: E402
+import manifest_tests  # noqa: E402
 from testkit import ROOT, Results, gpu_available, main_exit, make, run  # noqa: E402
 
 
 def labs():
-    return sorted(int(os.path.basename(os.path.dirname(p))[3:]) for p in glob.glob(os.path.join(ROOT, "labs", "lab*", "main.cpp")))
+    return sorted(int(os.path.basename(os.path.dirname(p))[3:]) for p in glob.glob(os.path.join(ROOT, "labs", "lab*", "manifest")))
 
 
 def unit_tests(results):
@@ -90,6 +91,7 @@ def main():
     builds(results)
     cli_tests.register(results, labs())
     dist_tests.register(results)
+    manifest_tests.register(results)
     grader_tests.register(results)
     try:
         has_gpu = gpu_available()

@@ -19,6 +19,15 @@ else
 fi
 keep=$(printf '%s\n' "$files" | grep -Ev '^(solutions/|grading/|tests/|\.ci/|\.gitignore$|README\.md$|handouts/instructor-guide\.md$|handouts/README-student\.md$)')
 
+# Every lab's manifest names the files a student edits: each must ship (as its skeleton).
+for manifest in labs/lab*/manifest; do
+    lab=${manifest#labs/lab}; lab=${lab%/manifest}
+    for f in $(common/tools/manifest.sh value "$lab" student | sed "s|[^ ][^ ]*|labs/lab$lab/&|g") \
+             $(common/tools/manifest.sh value "$lab" uses | sed 's|[^ ][^ ]*|labs/&|g'); do
+        printf '%s\n' "$keep" | grep -qxF "$f" || { echo "dist-student: $manifest names $f, which is not in the release" >&2; exit 1; }
+    done
+done
+
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name"

@@ -1,9 +1,11 @@
-"""A lab's grading spec (grading/cases/labN.json): the student files, the graded variants and
-their points, the hidden-case recipe, the performance and sanitizer cases, the time limit."""
+"""A lab's grading spec (grading/cases/labN.json): the graded variants and their points, the
+hidden-case recipe, the performance and sanitizer cases, the time limit; the student files come
+from the lab's manifest (manifest.py)."""
 import json
 import os
 
-KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from . import manifest
+from .manifest import KIT
 CASES = os.path.join(KIT, "grading", "cases")
 
 
@@ -27,9 +29,15 @@ def load(lab):
         have = sorted(f[3:-5] for f in os.listdir(CASES) if f.startswith("lab") and f.endswith(".json"))
         raise SpecError(f"no grading spec for lab {lab}; labs with one: {', '.join(have)}")
     spec["lab"] = lab
+    if "student_files" in spec:
+        raise SpecError(f"{path}: 'student_files' belongs in labs/lab{lab}/manifest, not here")
+    try:
+        spec["student_files"] = manifest.load(lab)["student"]
+    except manifest.ManifestError as why:
+        raise SpecError(str(why)) from None
     # An image lab draws its cases from shapes, borders, channels and masks; lab 5 from array lengths.
     recipe = ("elements",) if "elements" in spec else ("shapes", "borders", "channels", "mask_sizes")
-    for key in ("student_files", "variants", *recipe, "rubric", "time_limit_s"):
+    for key in ("variants", *recipe, "rubric", "time_limit_s"):
         if key not in spec:
             raise SpecError(f"{path}: missing '{key}'")
     # The grader names the variants it runs in one comma-separated --variant list.

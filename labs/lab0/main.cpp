@@ -1,14 +1,12 @@
 // convlab lab 0 driver — do not edit. Your work is in conv2d_omp.cpp.
+#include "build/gen/lab0/manifest.hpp"
 #include "common/lab.hpp"
 #include "common/reference.hpp"
 #include "labs/lab0/lab0.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;
-    LabSpec spec;
-    spec.number = 0;
-    spec.title = "CPU baseline: the sequential convolution and OpenMP row chunks";
-    spec.student_files = "labs/lab0/conv2d_omp.cpp";
+    LabSpec spec = spec_of(kManifest);  // number, title and student files: labs/lab0/manifest
     spec.default_width = 1021;  // primes: no thread count divides the rows evenly
     spec.default_height = 769;
     spec.cpu = {

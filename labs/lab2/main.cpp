@@ -1,14 +1,12 @@
 // convlab lab 2 driver — do not edit. Your work is in conv2d_tiled_3x3.cu.
+#include "build/gen/lab2/manifest.hpp"
 #include "common/lab.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab2/lab2.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;
-    LabSpec spec;
-    spec.number = 2;
-    spec.title = "fixed-mask tiling: a 3x3 mask, shared-memory tiles two ways";
-    spec.student_files = "labs/lab2/conv2d_tiled_3x3.cu (and labs/lab1/conv2d_naive.cu for the baseline)";
+    LabSpec spec = spec_of(kManifest);  // number, title and student files: labs/lab2/manifest
     spec.min_mask_size = 3;
     spec.max_mask_size = 3;
     spec.default_mask = "sobel-x";

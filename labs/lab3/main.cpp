@@ -1,14 +1,12 @@
 // convlab lab 3 driver — do not edit. Your work is in conv2d_tiled.cu.
+#include "build/gen/lab3/manifest.hpp"
 #include "common/lab.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab3/lab3.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;
-    LabSpec spec;
-    spec.number = 3;
-    spec.title = "generic tiling: any odd mask, the tile loaded in passes";
-    spec.student_files = "labs/lab3/conv2d_tiled.cu (and labs/lab1/conv2d_naive.cu for the baselines)";
+    LabSpec spec = spec_of(kManifest);  // number, title and student files: labs/lab3/manifest
     spec.max_mask_size = kLab3MaxMaskSize;
     spec.default_mask = "gauss:3:1,gauss:5:1.5,gauss:7:2,gauss:9:2.5,gauss:15:4,gauss:31:8";  // the sweep
     spec.default_channels = 1;

@@ -1,16 +1,13 @@
 // convlab lab 4 driver — do not edit. Your work is in conv2d_coarse.cu, conv2d_window.cu and
 // conv2d_register.cu.
+#include "build/gen/lab4/manifest.hpp"
 #include "common/lab.hpp"
 #include "labs/lab3/lab3.hpp"
 #include "labs/lab4/lab4.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;
-    LabSpec spec;
-    spec.number = 4;
-    spec.title = "granularity: several outputs per thread";
-    spec.student_files =
-        "labs/lab4/conv2d_coarse.cu, conv2d_window.cu, conv2d_register.cu (and labs/lab3/conv2d_tiled.cu)";
+    LabSpec spec = spec_of(kManifest);  // number, title and student files: labs/lab4/manifest
     spec.max_mask_size = kLab4MaxMaskSize;
     spec.default_mask = "gauss:7:2,gauss:15:4,gauss:31:8";
     spec.default_channels = 1;

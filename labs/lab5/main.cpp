@@ -10,6 +10,7 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "build/gen/lab5/manifest.hpp"
 #include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
@@ -27,7 +28,7 @@ namespace {
 using namespace convlab;
 
 constexpr const char* kProgram = "lab5";
-constexpr const char* kTitle = "microbenchmarks of memory access, divergence and launch configuration";
+constexpr const char* kTitle = kManifest.title;  // labs/lab5/manifest
 
 struct Lab5Options {
     bool help = false;

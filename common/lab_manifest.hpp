@@ -1,0 +1,15 @@
+// convlab harness — do not edit in a lab.
+// What a lab's manifest (labs/labN/manifest) tells its driver. The build turns the manifest into
+// build/gen/labN/manifest.hpp, which defines the lab's kManifest (common/tools/manifest.sh), so
+// that the number, title and student files are written once, in the manifest.
+#pragma once
+
+namespace convlab {
+
+struct LabManifest {
+    int number;
+    const char* title;
+    const char* student_files;  // as messages name them: "labs/lab3/conv2d_tiled.cu (and ...)"
+};
+
+}  // namespace convlab

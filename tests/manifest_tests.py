@@ -1,0 +1,133 @@
+"""Each lab is described once, in labs/labN/manifest: the Python and the shell readers agree on
+every manifest, README's lab table names the same student files, and a new lab needs nothing but
+its own files: a throw-away lab added to a copy of the kit builds, runs, ships in the student
+release and is known to the grader, with no change to the Makefile, the grader or dist-student."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from testkit import ROOT, run
+
+sys.path.insert(0, os.path.join(ROOT, "grading"))
+from convlab_grader import manifest  # noqa: E402
+
+MANIFEST_SH = os.path.join(ROOT, "common", "tools", "manifest.sh")
+
+
+def shell_value(lab, key, root=ROOT):
+    status, out, err = run([os.path.join(root, "common", "tools", "manifest.sh"), "value", str(lab), key], cwd=root)
+    assert status == 0, err
+    return out.strip()
+
+
+def readers_agree():
+    labs = manifest.labs()
+    assert labs == sorted(int(p[3:]) for p in os.listdir(os.path.join(ROOT, "labs")) if p[3:].isdigit()), labs
+    for lab in labs:
+        m = manifest.load(lab)
+        assert shell_value(lab, "title") == m["title"] and m["title"], lab
+        assert shell_value(lab, "student").split() == [os.path.basename(f) for f in m["student"]], lab
+        assert ["labs/" + f for f in shell_value(lab, "uses").split()] == m["uses"], lab
+        assert shell_value(lab, "libraries").split() == m["libraries"], lab
+        for f in m["student"] + m["uses"]:
+            assert os.path.isfile(os.path.join(ROOT, f)), f"labs/lab{lab}/manifest names {f}, which does not exist"
+            assert os.path.isfile(os.path.join(ROOT, "solutions", os.path.relpath(f, "labs"))), f"{f} has no solution"
+
+
+def readme_table_matches_manifests():
+    """A ready lab's "you write" cell names exactly its manifest's student files (the first with
+    its folder, the others by name), and every lab with a manifest is ready in the table."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        text = f.read()
+    table = text[text.index("| lab | topic | status |"):].split("\n\n")[0]
+    rows = [line.split("|")[1:-1] for line in table.splitlines() if re.match(r"\| \d+ \|", line)]
+    ready = {}
+    for cells in rows:
+        lab, status, you_write = cells[0].strip(), cells[2].strip(), cells[3]
+        if status == "ready":
+            ready[int(lab)] = [os.path.basename(name) for name in re.findall(r"`([^`]+\.(?:cu|cpp))`", you_write.split(":")[0])]
+    assert sorted(ready) == manifest.labs(), f"ready in README: {sorted(ready)}, manifests: {manifest.labs()}"
+    for lab, names in ready.items():
+        expected = [os.path.basename(f) for f in manifest.load(lab)["student"]]
+        assert names == expected, f"README's lab {lab} names {names}; labs/lab{lab}/manifest: {expected}"
+
+
+THROWAWAY_MAIN = """// A throw-away lab for the manifest test.
+#include "build/gen/lab{n}/manifest.hpp"
+#include "common/lab.hpp"
+#include "labs/lab{n}/lab{n}.hpp"
+
+int main(int argc, char** argv) {{
+    using namespace convlab;
+    LabSpec spec = spec_of(kManifest);
+    spec.cpu = {{{{"mine", "the student's copy", [](const Problem& p, float* out, int) {{ copy_convolution(p, out); }}}}}};
+    return run_lab(argc, argv, spec);
+}}
+"""
+THROWAWAY_HEADER = """#pragma once
+#include "common/lab.hpp"
+void copy_convolution(const convlab::Problem& p, float* out);
+"""
+THROWAWAY_STUDENT = """#include "labs/lab{n}/lab{n}.hpp"
+#include "common/errors.hpp"
+void copy_convolution(const convlab::Problem&, float*) {{ convlab::todo("copy_convolution"); }}
+"""
+THROWAWAY_SOLUTION = """#include "labs/lab{n}/lab{n}.hpp"
+#include "common/reference.hpp"
+void copy_convolution(const convlab::Problem& p, float* out) {{ convlab::conv2d_cpu(p.image, p.mask, p.border, out); }}
+"""
+
+
+def a_new_lab_needs_only_its_own_files():
+    n = 9
+    with tempfile.TemporaryDirectory() as tmp:
+        kit = os.path.join(tmp, "kit")
+        listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                                capture_output=True, text=True, check=True).stdout.split()
+        for f in listed:
+            if os.path.isfile(os.path.join(ROOT, f)):
+                os.makedirs(os.path.dirname(os.path.join(kit, f)), exist_ok=True)
+                shutil.copy2(os.path.join(ROOT, f), os.path.join(kit, f))
+        shutil.copytree(os.path.join(ROOT, "build"), os.path.join(kit, "build"), symlinks=True)  # the harness is built already
+        if os.path.isdir(os.path.join(ROOT, ".deps")):
+            shutil.copytree(os.path.join(ROOT, ".deps"), os.path.join(kit, ".deps"))
+        files = {
+            f"labs/lab{n}/manifest": f"title = a throw-away lab\nstudent = copy.cpp\nuses =\nlibraries =\n",
+            f"labs/lab{n}/main.cpp": THROWAWAY_MAIN.format(n=n),
+            f"labs/lab{n}/lab{n}.hpp": THROWAWAY_HEADER,
+            f"labs/lab{n}/copy.cpp": THROWAWAY_STUDENT.format(n=n),
+            f"solutions/lab{n}/copy.cpp": THROWAWAY_SOLUTION.format(n=n),
+        }
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(kit, rel)), exist_ok=True)
+            with open(os.path.join(kit, rel), "w") as f:
+                f.write(text)
+        subprocess.run(["git", "init", "-q"], cwd=kit, check=True)  # dist-student ships what git tracks
+        subprocess.run(["git", "add", "-A"], cwd=kit, check=True)
+        env = dict(os.environ)
+        if os.path.isdir(os.path.join(kit, ".deps")):
+            env["DEPS_INCLUDE"] = os.path.join(kit, ".deps", "include")
+        done = subprocess.run(["make", "--no-print-directory", "-j2", f"build/bin/lab{n}-student", f"build/bin/lab{n}-solution"],
+                              cwd=kit, env=env, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        solved = subprocess.run([f"build/bin/lab{n}-solution", "--size", "40x30", "--check-only"], cwd=kit, capture_output=True, text=True)
+        assert solved.returncode == 0 and "a throw-away lab" in solved.stdout, solved.stdout + solved.stderr
+        skeleton = subprocess.run([f"build/bin/lab{n}-student", "--size", "40x30", "--check-only"], cwd=kit, capture_output=True, text=True)
+        assert skeleton.returncode == 1 and f"labs/lab{n}/copy.cpp" in skeleton.stdout, skeleton.stdout + skeleton.stderr
+        status, out, err = run([os.path.join(kit, "common", "tools", "dist-student.sh"), os.path.join(tmp, "dist")], cwd=kit)
+        assert status == 0, out + err
+        listing = subprocess.run(["tar", "-tzf", os.path.join(tmp, "dist", "convlab-student.tar.gz")], capture_output=True, text=True).stdout
+        assert f"convlab-student/labs/lab{n}/copy.cpp" in listing and f"solutions/lab{n}" not in listing, listing[-500:]
+        known = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'grading'); from convlab_grader import manifest; "
+                                f"print(manifest.load({n})['student'], {n} in manifest.labs())"], cwd=kit, capture_output=True, text=True)
+        assert known.stdout.strip() == f"['labs/lab{n}/copy.cpp'] True", known.stdout + known.stderr
+
+
+def register(results):
+    results.run("manifest: the Python and shell readers agree on every lab; each student file has its solution", readers_agree)
+    results.run("manifest: README's lab table names each lab's student files", readme_table_matches_manifests)
+    results.run("manifest: a throw-away lab builds, runs, ships and is known to the grader with only its own files",
+                a_new_lab_needs_only_its_own_files)
