@@ -15,6 +15,23 @@ Tolerance tolerance_for(const Mask& mask) {
     return {2.0 * terms * unit_roundoff * 255.0 * sum, 0.0};
 }
 
+Tolerance separable_tolerance_for(const Mask& mask) {
+    double row_sum = 0, col_sum = 0;
+    bool integral = true;
+    for (float w : mask.row) {
+        row_sum += std::fabs(w);
+        integral = integral && w == std::floor(w);
+    }
+    for (float w : mask.col) {
+        col_sum += std::fabs(w);
+        integral = integral && w == std::floor(w);
+    }
+    if (integral && 255.0 * row_sum * col_sum < 16777216.0) return {0.0, 0.0};
+    const double unit_roundoff = std::ldexp(1.0, -24);
+    const double terms = std::max(2 * mask.k + 1, 16);
+    return {2.0 * terms * unit_roundoff * 255.0 * row_sum * col_sum, 0.0};
+}
+
 bool within_tolerance(double got, double expected, Tolerance tolerance) {
     return std::isfinite(got) && std::fabs(got - expected) <= tolerance.atol + tolerance.rtol * std::fabs(expected);
 }

@@ -24,6 +24,11 @@ bool within_tolerance(double got, double expected, Tolerance tolerance);
 // products in any order: 2 * max(K*K, 16) * 2^-24 * 255 * sum|w|. A shifted halo or a wrong
 // border changes a value by far more than that on any non-flat image.
 Tolerance tolerance_for(const Mask& mask);
+// The same for a separable mask's two passes in float (a float intermediate between them): each
+// pass sums K products, and the intermediate is rounded once, so 2K + 1 rounding steps bound the
+// error, times 255 * sum|row| * sum|col|; zero when both factors are whole numbers and every
+// partial sum stays an integer below 2^24.
+Tolerance separable_tolerance_for(const Mask& mask);
 
 // Where a kernel's tiles lie, so a mismatch can be reported as "on a tile edge".
 struct TileShape {

@@ -7,6 +7,7 @@
 
 #include "common/errors.hpp"
 #include "common/rng.hpp"
+#include "common/separable.hpp"
 #include "common/text_parse.hpp"
 
 namespace convlab {
@@ -24,8 +25,8 @@ double Mask::abs_sum() const {
 }
 
 std::string mask_spec_help() {
-    return "box:K, gauss:K:SIGMA, sobel-x, sobel-y, laplacian, sharpen, emboss, random:K:SEED, "
-           "or a text file of K rows of K numbers";
+    return "box:K, gauss:K:SIGMA, sobel-x, sobel-y, laplacian, sharpen, emboss, random:K:SEED, outer:K:SEED, "
+           "or a text file of K rows of K numbers (or of two rows: a separable mask's row, then its column)";
 }
 
 namespace {
@@ -50,6 +51,18 @@ Mask from_rows(const std::string& spec, int k, std::vector<float> weights) {
     return mask;
 }
 
+// A separable mask: weights[i*k + j] = col[i] * row[j].
+Mask from_factors(const std::string& spec, std::vector<float> row, std::vector<float> col) {
+    const int k = int(row.size());
+    std::vector<float> weights(size_t(k) * k);
+    for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j) weights[size_t(i) * k + j] = col[i] * row[j];
+    Mask mask = from_rows(spec, k, std::move(weights));
+    mask.row = std::move(row);
+    mask.col = std::move(col);
+    return mask;
+}
+
 Mask gaussian(const std::string& spec, int k, const std::string& sigma_text) {
     double sigma = 0;
     size_t used = 0;
@@ -68,7 +81,14 @@ Mask gaussian(const std::string& spec, int k, const std::string& sigma_text) {
             sum += w[size_t(i) * k + j] = std::exp(-((i - r) * (i - r) + (j - r) * (j - r)) / (2 * sigma * sigma));
     std::vector<float> weights(w.size());
     for (size_t n = 0; n < w.size(); ++n) weights[n] = float(w[n] / sum);
-    return from_rows(spec, k, std::move(weights));
+    Mask mask = from_rows(spec, k, std::move(weights));
+    // Its factors: the one-dimensional Gaussian, normalised (the 2-D sum is the 1-D sum squared).
+    std::vector<double> g(k);
+    double g_sum = 0;
+    for (int i = 0; i < k; ++i) g_sum += g[i] = std::exp(-(i - r) * (i - r) / (2 * sigma * sigma));
+    for (int i = 0; i < k; ++i) mask.row.push_back(float(g[i] / g_sum));
+    mask.col = mask.row;
+    return mask;
 }
 
 Mask from_file(const std::string& path, int max_k) {
@@ -105,10 +125,12 @@ Mask from_file(const std::string& path, int max_k) {
     }
     const size_t k = rows.size();
     if (k == 0) throw InputError("mask file '" + path + "' holds no numbers; accepted: K rows of K numbers, K odd");
+    if (k == 2 && rows[0].size() % 2 == 1 && int(rows[0].size()) <= max_k)  // a separable mask: its row, then its column
+        return from_factors(path, rows[0], rows[1]);
     if (rows[0].size() != k || k % 2 == 0 || int(k) > max_k)
         throw InputError("mask file '" + path + "' is " + std::to_string(k) + " rows of " +
-                         std::to_string(rows[0].size()) + "; accepted: K rows of K numbers, K odd, 1 to " +
-                         std::to_string(max_k) + " in this lab");
+                         std::to_string(rows[0].size()) + "; accepted: K rows of K numbers, or two rows of K (a separable " +
+                         "mask's row and column), K odd, 1 to " + std::to_string(max_k) + " in this lab");
     std::vector<float> weights;
     for (const auto& row : rows) weights.insert(weights.end(), row.begin(), row.end());
     return from_rows(path, int(k), std::move(weights));
@@ -122,15 +144,24 @@ Mask parse_mask(const std::string& spec, int max_k) {
     auto expect_fields = [&](size_t n, const char* form) {
         if (parts.size() != n) throw InputError("mask '" + spec + "': expected the form " + form);
     };
-    auto fixed3 = [&](std::vector<float> w) {
+    auto check_fixed3 = [&] {
         expect_fields(1, name.c_str());
         if (max_k < 3) throw InputError("mask '" + spec + "' is 3x3; this lab takes masks up to " + std::to_string(max_k));
+    };
+    auto fixed3 = [&](std::vector<float> w) {
+        check_fixed3();
         return from_rows(spec, 3, std::move(w));
+    };
+    auto sobel = [&](std::vector<float> row, std::vector<float> col) {
+        check_fixed3();
+        return from_factors(spec, std::move(row), std::move(col));
     };
     if (name == "box") {
         expect_fields(2, "box:K");
         const int k = parse_size(parts[1], spec, max_k);
-        return from_rows(spec, k, std::vector<float>(size_t(k) * k, 1.0f / float(k * k)));
+        Mask mask = from_rows(spec, k, std::vector<float>(size_t(k) * k, 1.0f / float(k * k)));
+        mask.row = mask.col = std::vector<float>(k, 1.0f / float(k));
+        return mask;
     }
     if (name == "gauss") {
         expect_fields(3, "gauss:K:SIGMA");
@@ -142,14 +173,29 @@ Mask parse_mask(const std::string& spec, int max_k) {
         const long long seed = parse_integer(parts[2], spec, "seed");
         std::vector<float> w(size_t(k) * k);
         for (size_t n = 0; n < w.size(); ++n) w[n] = float(2 * unit_double(hash4(uint64_t(seed), 11, n, 0)) - 1);
-        return from_rows(spec, k, std::move(w));
+        Mask mask = from_rows(spec, k, std::move(w));
+        factor_if_rank_one(mask);  // only a 1x1 one, in practice
+        return mask;
     }
-    if (name == "sobel-x") return fixed3({-1, 0, 1, -2, 0, 2, -1, 0, 1});
-    if (name == "sobel-y") return fixed3({-1, -2, -1, 0, 0, 0, 1, 2, 1});
+    if (name == "outer") {
+        expect_fields(3, "outer:K:SEED");
+        const int k = parse_size(parts[1], spec, max_k);
+        const long long seed = parse_integer(parts[2], spec, "seed");
+        std::vector<float> row(k), col(k);  // two streams: the column is not the row, so swapped passes fail
+        for (int n = 0; n < k; ++n) {
+            row[n] = float(2 * unit_double(hash4(uint64_t(seed), 13, uint64_t(n), 0)) - 1);
+            col[n] = float(2 * unit_double(hash4(uint64_t(seed), 13, uint64_t(n), 1)) - 1);
+        }
+        return from_factors(spec, std::move(row), std::move(col));
+    }
+    if (name == "sobel-x") return sobel({-1, 0, 1}, {1, 2, 1});
+    if (name == "sobel-y") return sobel({1, 2, 1}, {-1, 0, 1});
     if (name == "laplacian") return fixed3({0, 1, 0, 1, -4, 1, 0, 1, 0});
     if (name == "sharpen") return fixed3({0, -1, 0, -1, 5, -1, 0, -1, 0});
     if (name == "emboss") return fixed3({-2, -1, 0, -1, 1, 1, 0, 1, 2});
-    return from_file(spec, max_k);
+    Mask mask = from_file(spec, max_k);
+    factor_if_rank_one(mask);
+    return mask;
 }
 
 }  // namespace convlab

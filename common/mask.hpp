@@ -15,14 +15,21 @@ struct Mask {
     int k = 0;                  // odd, k x k
     std::vector<float> weights; // row-major, k*k
     std::string spec;           // as the user wrote it, for reports
+    // A separable (rank-1) mask's factors: weights[i*k + j] is col[i] * row[j], to float rounding.
+    // row runs across x, col down y. Both empty when the mask is not separable.
+    std::vector<float> row, col;
 
     int radius() const { return k / 2; }
     bool integral() const;      // every weight a whole number: the check can then demand exact results
     double abs_sum() const;     // sum of |weights|: scales the tolerance
+    bool separable() const { return !row.empty(); }
 };
 
 // Specs: box:K, gauss:K:SIGMA, sobel-x, sobel-y, laplacian, sharpen, emboss, random:K:SEED,
-// or the path of a text file with K rows of K numbers ('#' starts a comment).
+// outer:K:SEED (a random separable mask: a random column times a different random row), or the
+// path of a text file with K rows of K numbers, or with two rows of K numbers (a separable mask's
+// row, then its column); '#' starts a comment. Box, gauss and the Sobel masks come with their
+// factors; any other mask of numerical rank 1 is factored (separable.hpp).
 // K must be odd and 1 <= K <= max_k. Every problem is an InputError saying what is accepted.
 Mask parse_mask(const std::string& spec, int max_k);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/rng.hpp"
+#include "common/separable.hpp"
 
 namespace convlab {
 
@@ -85,6 +86,42 @@ void conv2d_cpu_omp(const Image& in, const Mask& mask, Border border, float* out
                     const uint8_t* tap = row + j * ch;
                     for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
                 }
+            }
+            float* out_row = out + size_t(y) * row_len;
+            for (int n = 0; n < row_len; ++n) out_row[n] = float(sum[n]);
+        }
+    }
+}
+
+void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, float* out, int threads) {
+    require_separable(mask);
+    const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
+    const int row_len = w * ch, padded_row_len = (w + 2 * r) * ch;
+    const std::vector<uint8_t> padded = pad_image(in, r, border);
+    if (threads <= 0) threads = omp_get_max_threads();
+    // The row pass over every padded row (the column pass reads r rows above and below each output
+    // row), kept in double.
+    std::vector<double> across(size_t(h + 2 * r) * row_len);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int py = 0; py < h + 2 * r; ++py) {
+        double* sum = &across[size_t(py) * row_len];
+        const uint8_t* row = &padded[size_t(py) * padded_row_len];
+        for (int j = 0; j < k; ++j) {
+            const double weight = mask.row[j];
+            const uint8_t* tap = row + j * ch;
+            for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
+        }
+    }
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<double> sum(row_len);
+#pragma omp for schedule(static)
+        for (int y = 0; y < h; ++y) {
+            std::fill(sum.begin(), sum.end(), 0.0);
+            for (int i = 0; i < k; ++i) {
+                const double weight = mask.col[i];
+                const double* tap = &across[size_t(y + i) * row_len];
+                for (int n = 0; n < row_len; ++n) sum[n] += weight * tap[n];
             }
             float* out_row = out + size_t(y) * row_len;
             for (int n = 0; n < row_len; ++n) out_row[n] = float(sum[n]);

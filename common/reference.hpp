@@ -30,4 +30,10 @@ void conv2d_cpu(const Image& in, const Mask& mask, Border border, float* out);
 // threads <= 0 uses every core.
 void conv2d_cpu_omp(const Image& in, const Mask& mask, Border border, float* out, int threads);
 
+// A separable mask's result in two passes, in double: each row convolved with mask.row, then each
+// column of that with mask.col (the border rule applies to both, as it does to the 2-D taps).
+// The same as conv2d_cpu to double rounding, from the factors rather than the K^2 weights.
+// Throws Unsupported for a mask that is not separable (separable.hpp).
+void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, float* out, int threads);
+
 }  // namespace convlab

@@ -99,7 +99,7 @@ TEST(Mask, MalformedFiles) {
     const std::pair<const char*, const char*> cases[] = {
         {"1 2 3\n4 5\n7 8 9\n", "line 2"},   // ragged
         {"1 2\n3 4\n", "K odd"},             // even
-        {"1 2 3\n4 5 6\n", "K odd"},         // not square
+        {"1 2 3\n4 5 6\n7 8 9\n1 1 1\n", "K odd"},  // not square (two rows of K are a separable mask)
         {"1 x 3\n", "not a finite number"},  // garbage
         {"# nothing\n", "no numbers"},       // empty
         {"1 nan 1\n1 1 1\n1 1 1\n", "not a finite number"},
