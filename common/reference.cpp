@@ -66,31 +66,39 @@ std::vector<uint8_t> pad_image(const Image& in, int r, Border border) {
     return padded;
 }
 
+// Every output row y of `out` (height rows of row_len floats), spread over the threads:
+// add_taps(y, sum) adds the row's taps into sum (row_len doubles, zeroed first), then it is rounded.
+template <class AddTaps>
+void sum_rows(int height, int row_len, int threads, float* out, const AddTaps& add_taps) {
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<double> sum(row_len);
+#pragma omp for schedule(static)
+        for (int y = 0; y < height; ++y) {
+            std::fill(sum.begin(), sum.end(), 0.0);
+            add_taps(y, sum.data());
+            float* out_row = out + size_t(y) * row_len;
+            for (int n = 0; n < row_len; ++n) out_row[n] = float(sum[n]);
+        }
+    }
+}
+
 }  // namespace
 
 void conv2d_cpu_omp(const Image& in, const Mask& mask, Border border, float* out, int threads) {
     const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
     const int row_len = w * ch, padded_row_len = (w + 2 * r) * ch;
     const std::vector<uint8_t> padded = pad_image(in, r, border);
-    if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel num_threads(threads)
-    {
-        std::vector<double> sum(row_len);
-#pragma omp for schedule(static)
-        for (int y = 0; y < h; ++y) {
-            std::fill(sum.begin(), sum.end(), 0.0);
-            for (int i = 0; i < k; ++i) {
-                const uint8_t* row = &padded[size_t(y + i) * padded_row_len];
-                for (int j = 0; j < k; ++j) {
-                    const double weight = mask.weights[size_t(i) * k + j];
-                    const uint8_t* tap = row + j * ch;
-                    for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
-                }
+    sum_rows(h, row_len, threads <= 0 ? omp_get_max_threads() : threads, out, [&](int y, double* sum) {
+        for (int i = 0; i < k; ++i) {
+            const uint8_t* row = &padded[size_t(y + i) * padded_row_len];
+            for (int j = 0; j < k; ++j) {
+                const double weight = mask.weights[size_t(i) * k + j];
+                const uint8_t* tap = row + j * ch;
+                for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
             }
-            float* out_row = out + size_t(y) * row_len;
-            for (int n = 0; n < row_len; ++n) out_row[n] = float(sum[n]);
         }
-    }
+    });
 }
 
 void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, float* out, int threads) {
@@ -112,21 +120,13 @@ void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, floa
             for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
         }
     }
-#pragma omp parallel num_threads(threads)
-    {
-        std::vector<double> sum(row_len);
-#pragma omp for schedule(static)
-        for (int y = 0; y < h; ++y) {
-            std::fill(sum.begin(), sum.end(), 0.0);
-            for (int i = 0; i < k; ++i) {
-                const double weight = mask.col[i];
-                const double* tap = &across[size_t(y + i) * row_len];
-                for (int n = 0; n < row_len; ++n) sum[n] += weight * tap[n];
-            }
-            float* out_row = out + size_t(y) * row_len;
-            for (int n = 0; n < row_len; ++n) out_row[n] = float(sum[n]);
+    sum_rows(h, row_len, threads, out, [&](int y, double* sum) {
+        for (int i = 0; i < k; ++i) {
+            const double weight = mask.col[i];
+            const double* tap = &across[size_t(y + i) * row_len];
+            for (int n = 0; n < row_len; ++n) sum[n] += weight * tap[n];
         }
-    }
+    });
 }
 
 }  // namespace convlab
