@@ -117,6 +117,14 @@ Lab5Options parse(int argc, char** argv) {
 
 std::string mib(double bytes) { return format_sig3(bytes / 1048576.0) + " MiB"; }
 
+// Every name must be one of `known` (experiment/variant): bad input otherwise.
+void check_variant_names(const std::vector<std::string>& names, const std::vector<std::string>& known) {
+    for (const std::string& name : names)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            throw InputError("--variant '" + name + "' is not a variant of the experiments run; accepted: experiment/variant as in "
+                             "the tables, e.g. memory/B read-swapped");
+}
+
 // Only the variants named (experiment/variant), in the experiments' order; all when none are.
 std::vector<lab5::Experiment> selected_variants(std::vector<lab5::Experiment> experiments, const std::vector<std::string>& names) {
     if (names.empty()) return experiments;
@@ -129,10 +137,7 @@ std::vector<lab5::Experiment> selected_variants(std::vector<lab5::Experiment> ex
         }
         e.variants = std::move(kept);
     }
-    for (const std::string& name : names)
-        if (std::find(known.begin(), known.end(), name) == known.end())
-            throw InputError("--variant '" + name + "' is not a variant of the experiments run; accepted: experiment/variant as in "
-                             "the tables, e.g. memory/B read-swapped");
+    check_variant_names(names, known);
     experiments.erase(std::remove_if(experiments.begin(), experiments.end(), [](const lab5::Experiment& e) { return e.variants.empty(); }),
                       experiments.end());
     return experiments;
@@ -150,6 +155,10 @@ int run(int argc, char** argv) {
         return kExitPass;
     }
     options.plan.benchmark_format = gb_format;
+    // Named before the GPU is looked for: a misspelt variant is bad input on any machine. The
+    // default length is the GPU's; any long array has every variant.
+    check_variant_names(options.variants,
+                        lab5::variant_names(options.elements ? size_t(options.elements) : size_t(1) << 20, options.experiments));
     const std::string unavailable = gpu_unavailable_reason();
     if (!unavailable.empty()) {
         std::cerr << kProgram << ": GPU experiments skipped: " << unavailable << " (every experiment of lab 5 runs on the GPU)\n";

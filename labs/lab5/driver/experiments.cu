@@ -11,6 +11,7 @@
 #include "common/errors.hpp"
 #include "common/rng.hpp"
 #include "common/text_table.hpp"
+#include "labs/lab5/driver/grading.hpp"
 #include "labs/lab5/driver/microbench.hpp"
 #include "labs/lab5/driver/references.hpp"
 #include "labs/lab5/lab5.hpp"
@@ -26,6 +27,7 @@ struct Workspace::Impl {
     DeviceBuffer<float> in, out, shared_in, shared_out;
     DeviceBuffer<int> out_int;
     int shared_blocks = 0;
+    bool names_only = false;  // variant_names' workspace: nothing on the GPU, nothing to launch
 
     template <class T>
     static std::vector<char> fetch_bytes(const DeviceBuffer<T>& buffer) {
@@ -121,6 +123,12 @@ Workspace::Workspace(size_t n, const DeviceInfo& device, uint64_t seed) : impl_(
     w.in.copy_from_host(w.h_in.data());
     w.shared_in.copy_from_host(w.h_shared_in.data());
     load_path_constants();
+}
+
+Workspace::Workspace(size_t n, NamesOnly) : impl_(new Impl) {
+    impl_->n = n;
+    impl_->shared_blocks = 1;
+    impl_->names_only = true;
 }
 
 Workspace::~Workspace() = default;
@@ -237,7 +245,7 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
         Experiment e{"blocks", "4. Block configuration: out[i] = in[i] + 1", copy_model, "GB/s", "copy", copy_gbs, {}};
         auto expected = memo<float>([&w] { return add_one_reference(w.h_in); });
         e.variants.push_back(float_variant("A 5 threads/block", [=] { launch_add_one(in, out, n, 5); }, expected, copy_bytes));
-        e.variants.back().note = occupancy_note(5);
+        if (!w.names_only) e.variants.back().note = occupancy_note(5);
         e.variants.push_back(float_variant("B yours", [=] { launch_add_one_tuned(in, out, n); }, expected, copy_bytes));
         all.push_back(std::move(e));
 
@@ -245,7 +253,7 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
         for (int threads : {32, 64, 128, 256, 512, 1024}) {
             sweep.variants.push_back(float_variant(std::to_string(threads) + " threads/block",
                                                    [=] { launch_add_one(in, out, n, threads); }, expected, copy_bytes));
-            sweep.variants.back().note = occupancy_note(threads);
+            if (!w.names_only) sweep.variants.back().note = occupancy_note(threads);
         }
         all.push_back(std::move(sweep));
     }
@@ -276,6 +284,14 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
     for (auto& e : all)
         if (std::find(keys.begin(), keys.end(), e.key) != keys.end()) chosen.push_back(std::move(e));
     return chosen;
+}
+
+std::vector<std::string> variant_names(size_t n, const std::vector<std::string>& keys) {
+    Workspace nothing(n, Workspace::NamesOnly{});
+    std::vector<std::string> names;
+    for (const Experiment& e : make_experiments(nothing, convlab::DeviceInfo{}, 0.0, keys))
+        for (const Variant& v : e.variants) names.push_back(qualified_name(e, v));
+    return names;
 }
 
 }  // namespace lab5

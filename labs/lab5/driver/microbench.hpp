@@ -54,6 +54,9 @@ class Workspace {
     Impl& impl() const { return *impl_; }
 
   private:
+    struct NamesOnly {};
+    Workspace(size_t n, NamesOnly);  // no device memory, no input: what variant_names needs to name
+    friend std::vector<std::string> variant_names(size_t n, const std::vector<std::string>& keys);
     std::unique_ptr<Impl> impl_;
 };
 
@@ -63,5 +66,9 @@ size_t default_elements(const convlab::DeviceInfo& device);
 // The experiments named in keys (all when empty), their variants bound to the workspace.
 std::vector<Experiment> make_experiments(Workspace& workspace, const convlab::DeviceInfo& device, double copy_gbs,
                                          const std::vector<std::string>& keys);
+
+// The qualified names (experiment/variant) make_experiments gives the variants of those
+// experiments for arrays of n elements, with no GPU: --variant is checked before the GPU is.
+std::vector<std::string> variant_names(size_t n, const std::vector<std::string>& keys);
 
 }  // namespace lab5
