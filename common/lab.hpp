@@ -42,6 +42,14 @@ struct GpuVariant {
     TileShape tile{};  // for the check's "tile edge" hint
 };
 
+// A source's experiment as one option (--preset NAME): the options it sets, as typed. Options on
+// the command line come after them and win (`--preset NAME --size 5600` changes only the size).
+struct Preset {
+    std::string name;
+    std::string description;        // the source and what it measured, for --help and the report
+    std::vector<std::string> args;  // e.g. {"--size", "2800", "--mask", "box:3,box:5,box:7"}
+};
+
 struct LabSpec {
     int number = 0;
     std::string title;
@@ -56,6 +64,7 @@ struct LabSpec {
     std::vector<CpuVariant> cpu;
     std::vector<GpuVariant> gpu;
     std::string baseline;        // the variant "vs base" speedups are measured against
+    std::vector<Preset> presets; // the sources' experiments this lab re-runs (handouts' "Then and now")
 };
 
 // A spec with the number, title and student files the lab's manifest gives (its driver includes

@@ -137,6 +137,7 @@ class LabRun {
         report_.lab = spec_.number;
         report_.title = spec_.title;
         report_.image_source = source;
+        report_.preset = options_.preset;
         report_.width = image_.width;
         report_.height = image_.height;
         report_.channels = image_.channels;

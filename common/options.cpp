@@ -42,6 +42,39 @@ std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
     return masks;
 }
 
+std::string preset_list(const LabSpec& spec) {
+    std::string text;
+    for (const Preset& p : spec.presets) {
+        std::string args;
+        for (const std::string& a : p.args) args += " " + a;
+        text += "  " + p.name + std::string(std::max<size_t>(1, 20 - p.name.size()), ' ') + p.description + "\n" +
+                std::string(22, ' ') + "=" + args + "\n";
+    }
+    return text;
+}
+
+// The command line with --preset NAME's options put first, so that the user's own come after them
+// and win; *name gets the preset's name (empty without --preset).
+std::vector<std::string> with_preset(int argc, char** argv, const LabSpec& spec, std::string* name) {
+    std::vector<std::string> args(argv, argv + argc);
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--preset" && i + 1 < argc) *name = argv[i + 1];
+        else if (arg.rfind("--preset=", 0) == 0) *name = arg.substr(9);
+        else continue;
+        break;
+    }
+    if (name->empty()) return args;
+    const auto found = std::find_if(spec.presets.begin(), spec.presets.end(), [&](const Preset& p) { return p.name == *name; });
+    if (found == spec.presets.end()) {
+        std::string names;
+        for (const Preset& p : spec.presets) names += (names.empty() ? "" : ", ") + p.name;
+        throw InputError("unknown preset '" + *name + "'; accepted: " + (names.empty() ? "none (this lab has no presets)" : names));
+    }
+    args.insert(args.begin() + 1, found->args.begin(), found->args.end());
+    return args;
+}
+
 }  // namespace
 
 void parse_size(const std::string& text, const std::string& what, int* width, int* height) {
@@ -82,7 +115,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())
         ("seed", "seed of the generated image and of random masks", cxxopts::value<std::string>()->default_value("1"))
         ("mask", mask_spec_help() + "; K odd, " + std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "; a comma-separated list runs a sweep", cxxopts::value<std::string>()->default_value(spec.default_mask))
-        ("border", "zero, clamp, wrap or mirror", cxxopts::value<std::string>()->default_value("zero"));
+        ("border", "zero, clamp, wrap or mirror", cxxopts::value<std::string>()->default_value("zero"))
+        ("preset", "a source's experiment (listed below): its options, which those given here override", cxxopts::value<std::string>());
     parser.add_options("Run")
         ("variant", "comma-separated variants to run (default: all)", cxxopts::value<std::string>())
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
@@ -106,10 +140,15 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.custom_help("[options]");
 
     Options options;
-    const cxxopts::ParseResult args = parse_command_line(parser, argc, argv, program);
+    const std::vector<std::string> words = with_preset(argc, argv, spec, &options.preset);
+    std::vector<char*> pointers;
+    for (const std::string& w : words) pointers.push_back(const_cast<char*>(w.c_str()));
+    const cxxopts::ParseResult args = parse_command_line(parser, int(pointers.size()), pointers.data(), program);
     if (args.count("help")) {
         options.help = true;
         options.help_text = parser.help() + "\nVariants:\n" + variant_list(spec) +
+                            (spec.presets.empty() ? "" : "\nPresets (the sources' experiments, for the handout's \"Then and now\"):\n" +
+                                                             preset_list(spec)) +
                             "\nExit status: 0 every variant passed; 1 a check failed or a variant is not implemented yet;\n"
                             "  2 bad input (nothing run or written); 3 no usable GPU (the CPU part ran and passed);\n"
                             "  4 a CUDA error ended the GPU part.\n";

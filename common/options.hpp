@@ -33,6 +33,7 @@ struct Options {
     Format format = Format::Text;
     std::string out_dir;
     bool demo = false;
+    std::string preset;  // --preset: its name (its options are already applied)
     std::string raw_out_dir;   // grading: each variant's result as raw float32 in here (after timing: the last rep's)
     bool fresh_input = false;  // grading: a new random input for every timed rep (seed + 1 + rep), so no answer can be replayed
     std::string compare_file;  // grading: check this raw result instead of running variants

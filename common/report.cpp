@@ -142,6 +142,7 @@ std::vector<std::string> header_lines(const Report& report) {
         std::snprintf(tolerance, sizeof tolerance, "%.3g + %.3g*|ref|", report.tolerances[n].atol, report.tolerances[n].rtol);
         tolerances += sep + (report.mask_specs.size() > 1 ? report.mask_specs[n] + ": " : "") + tolerance;
     }
+    if (!report.preset.empty()) lines.push_back("Preset   " + report.preset);
     lines.push_back("Input    " + report.image_source + " " + std::to_string(report.width) + "x" + std::to_string(report.height) +
                     ", " + std::to_string(report.channels) + (report.channels == 1 ? " channel" : " channels") +
                     "; mask" + (report.mask_specs.size() > 1 ? "s " : " ") + masks + "; border " + report.border);
@@ -266,6 +267,7 @@ std::string render_json(const Report& report) {
     json doc = {{"schema", kReportSchema},
                 {"lab", report.lab},
                 {"title", report.title},
+                {"preset", report.preset.empty() ? json(nullptr) : json(report.preset)},
                 {"device", device},
                 {"has_gpu_part", report.has_gpu_part},
                 {"gpu_skipped", report.gpu_skipped.empty() ? json(nullptr) : json(report.gpu_skipped)},

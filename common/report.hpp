@@ -50,6 +50,7 @@ struct Report {
     std::optional<double> copy_bandwidth_gbs;
     bool has_gpu_part = false;  // the lab has GPU variants (lab 0 has none)
     std::string gpu_skipped;    // why the GPU part did not run, or empty
+    std::string preset;         // --preset's name, or empty
     std::string image_source;
     int width = 0, height = 0, channels = 0;
     uint64_t seed = 0;

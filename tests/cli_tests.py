@@ -130,6 +130,7 @@ def bad_input_cases(tmp):
         "a mask sweep ending in a comma": (["--mask", "box:3,"], "mask ''"),
         "a mask size too large to read": (["--mask", "box:99999999999999999999"], "is too large"),
         "bad format": (["--format", "xml"], "accepted: text, md, csv, json"),
+        "unknown preset": (["--preset", "nosuch"], "unknown preset 'nosuch'; accepted: mesa-hidalgo-2015"),
         "peer timing on a descriptor that is no socket": (["--image", "random", "--timed-by", "1"], "--timed-by 1 is not an open socket"),
         "unwritable output folder": (["--out", t("a-file") + "/sub"], "cannot use --out"),
     }
@@ -158,6 +159,38 @@ def bad_input_is_one_line_and_writes_nothing():
     assert not failures, "\n".join(failures)
 
 
+def presets_of(n):
+    """{name: its arguments} from ./labN --help's "Presets" list."""
+    status, out, err = lab(f"lab{n}-solution", "--help")
+    assert status == 0, err
+    presets, name = {}, None
+    for line in out.split("Presets", 1)[1].splitlines()[1:] if "Presets" in out else []:
+        if not line.strip():
+            break
+        if line.strip().startswith("= "):
+            presets[name] = line.strip()[2:].split()
+        else:
+            name = line.split()[0]
+    return presets
+
+
+def presets_parse_and_apply():
+    """Every lab's presets (the sources' experiments) run at a small size: each one's masks, border
+    and channels reach the report, and an option given after it wins (--size here)."""
+    found = 0
+    for n in range(5):
+        for name, args in presets_of(n).items():
+            found += 1
+            status, out, err = lab(f"lab{n}-solution", "--preset", name, "--size", "40x30", "--check-only", "--format", "json")
+            assert status in (0, 3), f"lab{n} --preset {name}: exit {status}\n{err[-1000:]}"
+            doc = json.loads(out)
+            assert doc["preset"] == name and doc["input"]["width"] == 40, (n, name, doc["preset"], doc["input"])
+            assert doc["masks"] == args[args.index("--mask") + 1].split(","), (n, name, doc["masks"])
+            assert doc["border"] == args[args.index("--border") + 1], (n, name, doc["border"])
+            assert doc["input"]["channels"] == int(args[args.index("--channels") + 1]), (n, name, doc["input"])
+    assert found >= 7, f"only {found} presets in labs 0 to 4"
+
+
 def lab5_help_wraps_between_words():
     """cxxopts wraps long descriptions at spaces only: a list without them was cut inside a word."""
     status, out, _ = lab("lab5-solution", "--help")
@@ -179,6 +212,8 @@ LAB5_BAD_INPUT = {
     "compare writing raw results": (["--compare", "in", "--raw-out", "out"], "drop --raw-out"),
     "bad Google Benchmark format": (["--benchmark_format=xml"], "accepted: console, json, csv"),
     "zero reps": (["--reps", "0"], "1 to 100000"),
+    "unknown variant": (["--variant", "memory/nosuch"], "--variant 'memory/nosuch' is not a variant"),
+    "a variant of an experiment not run": (["--experiment", "banks", "--variant", "memory/B read-swapped"], "is not a variant"),
 }
 
 
@@ -347,6 +382,7 @@ def register(results, labs):
         results.run(f"lab5: bad input: one line, exit 2 ({len(LAB5_BAD_INPUT)} cases)", lab5_bad_input_is_one_line)
         results.run("lab5: --help wraps between words", lab5_help_wraps_between_words)
         results.run("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped)
+    results.run("presets: every lab's sources' experiments parse, apply and give way to the options after them", presets_parse_and_apply)
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)

@@ -148,6 +148,17 @@ def peer_timing(n):
     assert own and all(r["status"] == "not-implemented" for r in own), [(r["variant"], r["status"], r["message"]) for r in own]
 
 
+def presets_run(n):
+    """Each preset of the lab (a source's experiment) runs and passes at a reduced size, timed."""
+    import cli_tests  # its reader of --help's preset list
+    presets = cli_tests.presets_of(n)
+    if not presets:
+        raise Skip(f"lab {n} has no presets")
+    for name in presets:
+        doc = lab_json(f"lab{n}-solution", "--preset", name, "--size", "256x192", "--reps", "2", "--warmup", "1", "--cpu-reps", "1")
+        all_pass(doc, f"--preset {name}")
+
+
 def image_too_large_for_the_device():
     status, out, err = lab("lab1-solution", "--size", "1000x1000", "--check-only",
                            env={"CONVLAB_DEVICE_MEMORY_LIMIT": "4000000"})
@@ -180,6 +191,7 @@ def tests(labs):
             (f"lab{n} GPU: solution passes at every mask size the lab takes", every_mask_size, n, False),
             (f"lab{n} GPU: default timed run, every figure present", default_timed_run, n, True),
             (f"lab{n} GPU: peer timing: timed by the reference build in another process, checked there", peer_timing, n, True),
+            (f"lab{n} GPU: every preset runs and passes at a reduced size", presets_run, n, True),
             (f"lab{n} GPU: text, md, csv and json reports", formats, n, False),
             (f"lab{n} GPU: untouched skeleton reports its variants not implemented", skeleton_fails_cleanly, n, False),
             (f"lab{n} GPU: compute-sanitizer memcheck finds nothing", sanitizer, n, "memcheck", False),

@@ -95,7 +95,7 @@ def a_new_lab_needs_only_its_own_files():
         if os.path.isdir(os.path.join(ROOT, ".deps")):
             shutil.copytree(os.path.join(ROOT, ".deps"), os.path.join(kit, ".deps"))
         files = {
-            f"labs/lab{n}/manifest": f"title = a throw-away lab\nstudent = copy.cpp\nuses =\nlibraries =\n",
+            f"labs/lab{n}/manifest": "title = a throw-away lab\nstudent = copy.cpp\nuses =\nlibraries =\n",
             f"labs/lab{n}/main.cpp": THROWAWAY_MAIN.format(n=n),
             f"labs/lab{n}/lab{n}.hpp": THROWAWAY_HEADER,
             f"labs/lab{n}/copy.cpp": THROWAWAY_STUDENT.format(n=n),

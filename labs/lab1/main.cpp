@@ -16,5 +16,11 @@ int main(int argc, char** argv) {
          nullptr, block},
     };
     spec.baseline = "naive-2d-global";
+    // Mesa Hidalgo & Arenas 2015, Table 1's CUDA II column (2-D blocks, mask in constant memory):
+    // colour, zero border, 3x3 to 7x7, sides 2800, 5600, 11200, 22400 (one per run: add --size).
+    spec.presets = {
+        {"mesa-hidalgo-2015", "Mesa Hidalgo & Arenas 2015, Table 1: RGB, zero border, 3x3 to 7x7 (their sides: 2800, 5600, 11200, 22400)",
+         {"--image", "random", "--size", "2800", "--channels", "3", "--border", "zero", "--mask", "box:3,box:5,box:7"}},
+    };
     return run_lab(argc, argv, spec);
 }

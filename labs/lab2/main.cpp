@@ -18,5 +18,13 @@ int main(int argc, char** argv) {
          launch_conv2d_tiled_out, copy_mask3x3_to_constant, nullptr, {kLab2OutputTile, kLab2OutputTile}},
     };
     spec.baseline = "lab1-naive";
+    // The sources' fixed 3x3 comparisons: Mesa Hidalgo & Arenas 2015 (CUDA III, shared, vs II, global;
+    // RGB, zero border) and Korbes 2010 (P2 at 3x3; grey, periodic border, sides 177 to 2027).
+    spec.presets = {
+        {"mesa-hidalgo-2015", "Mesa Hidalgo & Arenas 2015, Table 1 at 3x3: RGB, zero border (their sides: 2800 to 22400)",
+         {"--image", "random", "--size", "2800", "--channels", "3", "--border", "zero", "--mask", "box:3"}},
+        {"korbes-2010", "Korbes 2010 at 3x3: grey, periodic border, an averaging mask (their sides: 177 to 2027)",
+         {"--image", "random", "--size", "2027", "--channels", "1", "--border", "wrap", "--mask", "box:3"}},
+    };
     return run_lab(argc, argv, spec);
 }

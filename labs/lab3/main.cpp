@@ -19,5 +19,13 @@ int main(int argc, char** argv) {
          copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}},
     };
     spec.baseline = "lab1-naive";
+    // Korbes 2010's results table (P3: grey, periodic border, averaging masks 3 to 9, sides 177 to
+    // 2027) and Dani & Niccoli's mask sweep (colour, zero border, box 3 to 31, up to 8192^2).
+    spec.presets = {
+        {"korbes-2010", "Korbes 2010, P3's table: grey, periodic border, averaging masks 3 to 9 (their sides: 177 to 2027)",
+         {"--image", "random", "--size", "2027", "--channels", "1", "--border", "wrap", "--mask", "box:3,box:5,box:7,box:9"}},
+        {"dani-niccoli", "Dani & Niccoli: colour, zero border, box masks 3 to 31 (their sides: 512 to 8192)",
+         {"--image", "random", "--size", "8192", "--channels", "3", "--border", "zero", "--mask", "box:3,box:5,box:9,box:15,box:31"}},
+    };
     return run_lab(argc, argv, spec);
 }

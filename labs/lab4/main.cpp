@@ -32,5 +32,10 @@ int main(int argc, char** argv) {
     LAB4_REGISTER_ROWS(REGISTER_VARIANT)
 #undef REGISTER_VARIANT
     spec.baseline = "lab3-tiled";
+    // Mesa Hidalgo & Arenas 2015, Fig. 8: granularity on a 3000x4000 colour image with a 3x3 mask.
+    spec.presets = {
+        {"mesa-hidalgo-2015", "Mesa Hidalgo & Arenas 2015, Fig. 8: 3000x4000 RGB, 3x3, outputs per thread",
+         {"--image", "random", "--size", "3000x4000", "--channels", "3", "--border", "zero", "--mask", "box:3"}},
+    };
     return run_lab(argc, argv, spec);
 }
