@@ -110,7 +110,7 @@ struct GpuSession::Impl {
     double copy_gbs = 0;
     DeviceBuffer<uint8_t> in;
     DeviceBuffer<float> out;
-    // Peer timing (peer_timing.hpp): the input and output live here instead, shared with the
+    // Peer timing (peer_timer.hpp, peer_worker.hpp): the input and output live here instead, shared with the
     // other process; args points at them.
     SharedDeviceMemory shared_in, shared_out;
     size_t elements = 0;

@@ -41,7 +41,7 @@ class GpuSession {
     // allocates itself) does not fit in free device memory. The environment variable
     // CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers the memory assumed free.
     void load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes);
-    // Peer timing (peer_timing.hpp), after load_image. The timer's side: moves the input and
+    // Peer timing (peer_timer.hpp), after load_image. The timer's side: moves the input and
     // output into memory another process can map, and returns a descriptor of each (input first).
     std::vector<int> share_buffers();
     // The timed side: maps the timer's input and output (descriptors and sizes from its

@@ -5,6 +5,7 @@ With a GPU (make test-grader-gpu): the same for the GPU labs' solutions, skeleto
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -247,6 +248,132 @@ def jailed_runs_are_isolated():
         assert crash.crashed and "SIGSEGV" in crash.describe(), crash.describe()
 
 
+def peer_socket_reaches_a_jailed_run():
+    """Peer timing's plumbing without a GPU: the socket the grader passes (pass_fds) reaches a
+    jailed run under the same number, through unshare and the jail, and carries a descriptor
+    both ways (SCM_RIGHTS, as the shared buffers travel), while the run has no network."""
+    with tempfile.TemporaryDirectory() as tmp:
+        iso = sandbox.Isolation([os.path.join(tmp, "work")])
+        if iso.prefix is None:
+            raise Skip("needs unshare (namespaces): " + "; ".join(iso.notes))
+        if not os.path.exists("/usr/bin/python3"):
+            raise Skip("needs /usr/bin/python3 to run inside the jail")
+        who = iso.identity(0, os.path.join(tmp, "work", "submissions", "alice"))
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with ours:
+            with open(os.path.join(tmp, "grader-only.txt"), "w") as f:
+                f.write("passed by descriptor")
+            readable = os.open(os.path.join(tmp, "grader-only.txt"), os.O_RDONLY)
+            socket.send_fds(ours, [b"hello"], [readable])
+            os.close(readable)
+            script = ("import os, socket\n"
+                      f"s = socket.socket(fileno={theirs.fileno()})\n"
+                      "msg, fds, _, _ = socket.recv_fds(s, 100, 4)\n"
+                      "text = os.read(fds[0], 100)\n"
+                      "r, w = os.pipe()\n"
+                      "os.write(w, b'from the jail')\n"
+                      "socket.send_fds(s, [msg + b' ' + text], [r])\n")
+            # The system's python3: the jail shows the system's trees only, not a python under /root.
+            ran = sandbox.run(iso, ["/usr/bin/python3", "-c", script], who.folder, 20, identity=who, pass_fds=[theirs.fileno()])
+            theirs.close()
+            assert ran.status == 0, ran.describe() + ran.stderr
+            msg, fds, _, _ = socket.recv_fds(ours, 100, 4)
+            assert msg == b"hello passed by descriptor" and len(fds) == 1, (msg, fds)
+            assert os.read(fds[0], 100) == b"from the jail"
+            os.close(fds[0])
+
+
+# A stand-in for the reference build as the grader's timer and for a program it times, so that the
+# grader's side of peer timing runs without a GPU: the timer says "go" per repetition over the
+# socket, the program answers with the time it claims, and the timer reports both clocks.
+FAKE_PEER = """#!/usr/bin/python3
+import json, socket, sys, time
+args = sys.argv[1:]
+if "--timed-by" in args:  # the program: 20 ms of work per "go", reported divided by DIVIDE
+    link = socket.socket(fileno=int(args[args.index("--timed-by") + 1]))
+    while link.recv(100):
+        start = time.monotonic()
+        time.sleep(0.02)
+        link.send(str((time.monotonic() - start) * 1e3 / DIVIDE).encode())
+    sys.exit(0)
+link = socket.socket(fileno=int(args[args.index("--timer-of") + 1]))
+reps = int(args[args.index("--reps") + 1])
+results = []
+for v in args[args.index("--variant") + 1].split(","):
+    claimed, measured = [], []
+    for rep in range(reps):
+        start = time.monotonic()
+        link.send(b"go")
+        answer = link.recv(100)
+        measured.append((time.monotonic() - start) * 1e3)
+        claimed.append(float(answer))
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    results.append({"variant": v, "status": "pass", "time": {"median_ms": med(claimed)}, "peer_time": {"median_ms": med(measured)}})
+print(json.dumps({"results": results, "device": {}}))
+"""
+
+
+class FakeSession:
+    """What performance.measure uses of a grading session."""
+
+    def __init__(self, spec, iso, tmp, reference):
+        self.spec, self.isolation, self.reference, self.peer, self.notes = spec, iso, reference, True, []
+        self.work = tmp
+
+    def scratch(self, sub, name):
+        out = os.path.join(sub.folder, name)
+        os.makedirs(out)
+        self.isolation.hand_over(out, sub.identity)
+        return out
+
+    def private(self, name):
+        path = os.path.join(self.work, "private", name)
+        os.makedirs(path, exist_ok=True)
+        return path
+
+
+def peer_timing_plumbing():
+    """The grader's side of peer timing without a GPU, with stand-in programs: the socket reaches
+    the jailed program and the timer, both clocks come back, an honest program is timed, and one
+    that reports a third of its time is called forged and earns no performance points."""
+    from convlab_grader import grader
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        iso = sandbox.Isolation([os.path.join(tmp, "private")])
+        if not os.path.exists("/usr/bin/python3"):
+            raise Skip("needs /usr/bin/python3 to run inside the jail")
+        timer = os.path.join(tmp, "timer")  # the reference build: timer, and the honest program it times
+        with open(timer, "w") as f:
+            f.write(FAKE_PEER.replace("DIVIDE", "1"))
+        os.chmod(timer, 0o755)
+        spec = json.loads(json.dumps(specs.load(3)))
+        spec["performance"]["runs"] = 2
+        for case in spec["performance"]["cases"]:
+            case["reps"] = 5
+        fraction = {}
+        for name, divide in (("honest", 1), ("forger", 3)):
+            folder = os.path.join(tmp, "work", name)
+            os.makedirs(folder)
+            program = os.path.join(folder, "program")
+            with open(program, "w") as f:
+                f.write(FAKE_PEER.replace("DIVIDE", str(divide)))
+            os.chmod(program, 0o755)
+            identity = iso.identity(0 if name == "honest" else 1, folder)
+            iso.hand_over(folder, identity)
+            sub = grader.Submission(name=name, folder=folder, identity=identity, cases=[], sanitizer_runs=[], binary=program,
+                                    timed=cases.timed_cases(spec, 7), result={"variants": {"tiled": {"passed": 1, "total": 1}}})
+            session = FakeSession(spec, iso, tmp, timer)
+            performance.measure(session, sub)
+            perf = sub.result["performance"]
+            fraction[name] = perf["fraction"]
+            for c in perf["cases"]:
+                assert len(c["submission_peer_runs_ms"]) == 2 and all(p >= 20 for p in c["submission_peer_runs_ms"]), c
+            if name == "forger":
+                assert all("forged time" in (c["problem"] or "") for c in perf["cases"]), perf["cases"]
+        # The honest stand-in is timed against a reference that is the same stand-in: no problem.
+        assert fraction["forger"] == 0.0 and fraction["honest"] > 0, fraction
+
+
 def result_files_are_collected_safely():
     """The trusted checker reads copies of plain files only: a link to a file the grader can read,
     a fifo or a folder left in a result folder is not followed."""
@@ -429,6 +556,9 @@ def register(results):
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
     results.run("grader: jailed runs: private /tmp, own processes only, hidden kit, no daemon survives", jailed_runs_are_isolated)
+    results.run("grader: the peer timer's socket reaches a jailed run and carries descriptors both ways", peer_socket_reaches_a_jailed_run)
+    results.run("grader: peer timing's plumbing with stand-in programs: clocks come back, a forged report earns nothing",
+                peer_timing_plumbing)
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)

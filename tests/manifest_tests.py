@@ -13,6 +13,7 @@ from testkit import ROOT, run
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
 from convlab_grader import manifest  # noqa: E402
+from convlab_grader import spec as specs  # noqa: E402
 
 MANIFEST_SH = os.path.join(ROOT, "common", "tools", "manifest.sh")
 
@@ -53,6 +54,22 @@ def readme_table_matches_manifests():
     for lab, names in ready.items():
         expected = [os.path.basename(f) for f in manifest.load(lab)["student"]]
         assert names == expected, f"README's lab {lab} names {names}; labs/lab{lab}/manifest: {expected}"
+
+
+def grading_specs_name_the_drivers_variants():
+    """The variant names a grading spec runs (graded, timed, sanitized) are the driver's own: each is
+    accepted by the lab's --variant (an image lab checks the name at once; lab 5 before it looks for
+    a GPU), and a made-up name is refused, so the check can fail."""
+    for lab in manifest.labs():
+        spec = specs.load(lab)
+        names = {v["name"] for v in spec["variants"]} | set(spec.get("sanitizer", {}).get("variants", []))
+        names |= {name for case in spec.get("performance", {}).get("cases", []) for name in case["variants"]}
+        binary = os.path.join(ROOT, "build", "bin", f"lab{lab}-solution")
+        small = (["--elements", "64"] if "elements" in spec else ["--size", "8x8"]) + ["--check-only"]
+        for name in sorted(names) + ["no-such-variant"]:
+            status, out, err = run([binary, "--variant", name, *small])
+            accepted = status in (0, 3)  # 3: no GPU here, the name was fine
+            assert accepted == (name != "no-such-variant"), f"lab {lab} --variant {name!r}: exit {status}: {err.strip()[-300:]}"
 
 
 THROWAWAY_MAIN = """// A throw-away lab for the manifest test.
@@ -129,5 +146,6 @@ def a_new_lab_needs_only_its_own_files():
 def register(results):
     results.run("manifest: the Python and shell readers agree on every lab; each student file has its solution", readers_agree)
     results.run("manifest: README's lab table names each lab's student files", readme_table_matches_manifests)
+    results.run("manifest: each grading spec's variant names are the driver's", grading_specs_name_the_drivers_variants)
     results.run("manifest: a throw-away lab builds, runs, ships and is known to the grader with only its own files",
                 a_new_lab_needs_only_its_own_files)
