@@ -314,22 +314,14 @@ print(json.dumps({"results": results, "device": {}}))
 
 
 class FakeSession:
-    """What performance.measure uses of a grading session."""
+    """What performance.measure uses of a grading session: its spec, jail and reference, and the
+    real session's scratch and private folders."""
+    from convlab_grader.grader import Session
+    scratch, private = Session.scratch, Session.private
 
     def __init__(self, spec, iso, tmp, reference):
         self.spec, self.isolation, self.reference, self.peer, self.notes = spec, iso, reference, True, []
         self.work = tmp
-
-    def scratch(self, sub, name):
-        out = os.path.join(sub.folder, name)
-        os.makedirs(out)
-        self.isolation.hand_over(out, sub.identity)
-        return out
-
-    def private(self, name):
-        path = os.path.join(self.work, "private", name)
-        os.makedirs(path, exist_ok=True)
-        return path
 
 
 def peer_timing_plumbing():
