@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
          [](const Problem& p, float* out, int threads) { conv2d_omp(p.image, p.mask, p.border, out, threads); }, true},
     };
     spec.baseline = "sequential";
-    // The source's thread sweep (../shared/SOURCES.md 001: box blur, 3 to 31, images 512^2 to 8192^2).
+    // Dani & Niccoli's OpenMP thread sweep (a box blur, 3 to 31, images 512^2 to 8192^2).
     spec.presets = {
         {"dani-niccoli", "Dani & Niccoli: OpenMP thread sweep, box masks 3 to 31, colour (their sizes: 512 to 8192; add --size)",
          {"--image", "random", "--size", "2048", "--channels", "3", "--border", "zero", "--mask", "box:3,box:5,box:9,box:15,box:31",
