@@ -563,6 +563,12 @@ def gpu_labs():
     return [lab for lab in range(1, 10) if known_bad.load(lab)]
 
 
+def batches_need_a_gpu(labs=None):
+    """Whether any of these batches (make test-grader-gpu's, by default) grades a lab with GPU
+    variants: lab 0's batch runs anywhere."""
+    return any(not specs.load(lab).get("cpu_only") for lab in (labs or gpu_labs()))
+
+
 def register_gpu(results, labs=None, part=(1, 1)):
     where = f" (part {part[0]} of {part[1]})" if part[1] > 1 else ""
     for lab in labs or gpu_labs():
