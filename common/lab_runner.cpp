@@ -76,7 +76,7 @@ TimingStats time_cpu(const std::function<void()>& fn, int reps) {
 class LabRun {
   public:
     LabRun(const LabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
-        : spec_(spec), options_(options), image_(image), masks_(options.masks), out_(out) {}
+        : spec_(spec), options_(options), image_(image), out_(out) {}
 
     int run(const std::string& source) {
         fill_report_header(source);
@@ -91,7 +91,7 @@ class LabRun {
             return options_.timed_by >= 0 ? serve_timer() : time_peer();
         }
         if (!spec_.gpu.empty() && reason.empty()) open_gpu();
-        for (const Mask& mask : masks_) run_case(mask);
+        for (const Mask& mask : options_.masks) run_case(mask);
         derive_figures(report_);
         report_.process_cpu_ms = process_cpu_ms();
         std::cout << render(report_, options_.format) << std::flush;
@@ -142,7 +142,7 @@ class LabRun {
         report_.height = image_.height;
         report_.channels = image_.channels;
         report_.seed = options_.seed;
-        for (const Mask& m : masks_) {
+        for (const Mask& m : options_.masks) {
             report_.mask_specs.push_back(m.spec);
             report_.mask_sizes.push_back(m.k);
             report_.tolerances.push_back(tolerance_for(m));
@@ -165,7 +165,7 @@ class LabRun {
         const bool any_end_to_end =
             std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [](const GpuVariant& v) { return bool(v.end_to_end); });
         int max_k = 0;
-        for (const Mask& m : masks_) max_k = std::max(max_k, m.k);
+        for (const Mask& m : options_.masks) max_k = std::max(max_k, m.k);
         const size_t problem_bytes = image_.elements() * (1 + sizeof(float)) + size_t(max_k) * max_k * sizeof(float);
         session_->load_image(image_, options_.border, max_k, any_end_to_end ? problem_bytes : 0);
     }
@@ -241,7 +241,7 @@ class LabRun {
     }
 
     std::string picture_name(const std::string& name, const Mask& mask) const {
-        return masks_.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
+        return options_.masks.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
     }
 
     void keep_picture(const Case& c, const std::string& name, const std::vector<float>& values) {
@@ -413,14 +413,14 @@ class LabRun {
     int serve_timer() {
         PeerLink link(options_.timed_by);
         open_gpu();
-        return serve_peer_timer(link, *session_, spec_, masks_.front());
+        return serve_peer_timer(link, *session_, spec_, options_.masks.front());
     }
 
     // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
     int time_peer() {
         PeerLink link(options_.timer_of);
         open_gpu();
-        const Mask& mask = masks_.front();
+        const Mask& mask = options_.masks.front();
         session_->load_mask(mask);
         const Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
         PeerTimer timer(link, *session_, image_, mask, options_.border, PeerTimerPlan{options_.warmup, options_.reps});
@@ -439,7 +439,8 @@ class LabRun {
     // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
     // No variant runs.
     int compare_raw_results() {
-        Case c{masks_.front(), Problem{image_, masks_.front(), options_.border}, tolerance_for(masks_.front()), {}};
+        const Mask& mask = options_.masks.front();
+        Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
         run_reference(c);
         const RawCheckTarget target{c.reference, image_.width, image_.height, image_.channels, c.mask.radius(), c.tolerance};
         bool all_pass = true, any = false;
@@ -505,7 +506,6 @@ class LabRun {
     const LabSpec& spec_;
     const Options& options_;
     const Image& image_;
-    const std::vector<Mask>& masks_;  // the sweep, options_.masks
     const OutputFolder& out_;
     std::unique_ptr<GpuSession> session_;
     Report report_;
