@@ -1,14 +1,12 @@
 // Mask specs and mask files.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <numeric>
 
 #include "common/errors.hpp"
 #include "common/mask.hpp"
+#include "tests/unit/mask_file.hpp"
 
 using namespace convlab;
 
@@ -21,12 +19,6 @@ std::string error_of(const std::string& spec, int max_k = 31) {
         return e.what();
     }
     return "";
-}
-
-std::string write_mask_file(const std::string& text) {
-    const std::string path = "/tmp/convlab-mask-" + std::to_string(::getpid()) + ".txt";
-    std::ofstream(path) << text;
-    return path;
 }
 
 }  // namespace
@@ -88,11 +80,10 @@ TEST(Mask, FormErrors) {
 }
 
 TEST(Mask, FileWithCommentsAndCommas) {
-    const std::string path = write_mask_file("# an edge mask\n1, 0, -1\n2 0 -2   # middle row\n\n1 0 -1\n");
-    const Mask m = parse_mask(path, 31);
+    const MaskFile file("# an edge mask\n1, 0, -1\n2 0 -2   # middle row\n\n1 0 -1\n");
+    const Mask m = parse_mask(file.path(), 31);
     EXPECT_EQ(m.k, 3);
     EXPECT_EQ(m.weights, (std::vector<float>{1, 0, -1, 2, 0, -2, 1, 0, -1}));
-    std::remove(path.c_str());
 }
 
 TEST(Mask, MalformedFiles) {
@@ -105,9 +96,8 @@ TEST(Mask, MalformedFiles) {
         {"1 nan 1\n1 1 1\n1 1 1\n", "not a finite number"},
     };
     for (const auto& [text, expected] : cases) {
-        const std::string path = write_mask_file(text);
-        EXPECT_NE(error_of(path).find(expected), std::string::npos) << text << " -> " << error_of(path);
-        std::remove(path.c_str());
+        const MaskFile file(text);
+        EXPECT_NE(error_of(file.path()).find(expected), std::string::npos) << text << " -> " << error_of(file.path());
     }
 }
 

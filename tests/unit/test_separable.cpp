@@ -1,10 +1,8 @@
 // Separable masks: which masks carry a row and a column, the numerical rank that decides it for
 // any other mask, the two-pass CPU reference and its tolerance.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <fstream>
 #include <string>
 
 #include "common/check.hpp"
@@ -13,6 +11,7 @@
 #include "common/reference.hpp"
 #include "common/separable.hpp"
 #include "common/synthetic.hpp"
+#include "tests/unit/mask_file.hpp"
 
 using namespace convlab;
 
@@ -28,12 +27,6 @@ double factor_error(const Mask& m) {
             largest = std::max(largest, std::fabs(w));
         }
     return worst / largest;
-}
-
-std::string mask_file(const std::string& text) {
-    const std::string path = "/tmp/convlab-separable-" + std::to_string(::getpid()) + ".txt";
-    std::ofstream(path) << text;
-    return path;
 }
 
 }  // namespace
@@ -86,20 +79,20 @@ TEST(Separable, OtherMasksAreNotSeparableAndTheirRankIsSaid) {
 }
 
 TEST(Separable, AFileOfTwoRowsIsARowAndAColumn) {
-    const Mask m = parse_mask(mask_file("1 2 3  # the row\n4 5 6  # the column\n"), 31);
+    const Mask m = parse_mask(MaskFile("1 2 3  # the row\n4 5 6  # the column\n").path(), 31);
     ASSERT_TRUE(m.separable());
     EXPECT_EQ(m.k, 3);
     EXPECT_EQ(m.row, (std::vector<float>{1, 2, 3}));
     EXPECT_EQ(m.col, (std::vector<float>{4, 5, 6}));
     EXPECT_EQ(m.weights[1 * 3 + 2], 5.0f * 3.0f);  // col[1] * row[2]
-    EXPECT_THROW(parse_mask(mask_file("1 2\n3 4\n"), 31), InputError);  // even: neither form
+    EXPECT_THROW(parse_mask(MaskFile("1 2\n3 4\n").path(), 31), InputError);  // even: neither form
 }
 
 TEST(Separable, ARankOneFileIsFactored) {
-    const Mask m = parse_mask(mask_file("2 4 6\n1 2 3\n-3 -6 -9\n"), 31);
+    const Mask m = parse_mask(MaskFile("2 4 6\n1 2 3\n-3 -6 -9\n").path(), 31);
     ASSERT_TRUE(m.separable());
     EXPECT_LT(factor_error(m), 1e-7);
-    EXPECT_FALSE(parse_mask(mask_file("2 4 6\n1 2 3\n-3 -6 -8\n"), 31).separable());
+    EXPECT_FALSE(parse_mask(MaskFile("2 4 6\n1 2 3\n-3 -6 -8\n").path(), 31).separable());
 }
 
 TEST(Separable, TwoPassReferenceMatchesTheDirectOneOnEveryBorder) {
