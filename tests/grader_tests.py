@@ -472,7 +472,7 @@ def grade_batch(lab, part=(1, 1), extra_args=()):
             log = []
             for line in grading.stderr:  # each submission's score and grading time as it comes
                 log.append(line)
-                if line.startswith("grade:   "):
+                if line.startswith(("grade:   ", "grade: note:")):  # notes: peer timing off, say
                     print("    " + line[len("grade: "):].rstrip(), flush=True)
             status = grading.wait()
             stdout.seek(0)

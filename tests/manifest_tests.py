@@ -5,6 +5,7 @@ release and is known to the grader, with no change to the Makefile, the grader o
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -12,7 +13,7 @@ import tempfile
 from testkit import ROOT, run
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import manifest  # noqa: E402
+from convlab_grader import cases, manifest, performance  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 MANIFEST_SH = os.path.join(ROOT, "common", "tools", "manifest.sh")
@@ -70,6 +71,34 @@ def grading_specs_name_the_drivers_variants():
             status, out, err = run([binary, "--variant", name, *small])
             accepted = status in (0, 3)  # 3: no GPU here, the name was fine
             assert accepted == (name != "no-such-variant"), f"lab {lab} --variant {name!r}: exit {status}: {err.strip()[-300:]}"
+
+
+def peer_timers_accept_the_graders_cases():
+    """The grader's peer timer (the reference build run with --timer-of) accepts the arguments of
+    the probe that decides whether peer timing works and of every timed case: an argument it
+    refuses would turn peer timing off for the whole session, silently but for a note (lab 3's
+    probe once lacked a mask and met the default sweep). The other end of the socket is closed,
+    so a timer that gets past its options stops at once."""
+    for lab in manifest.labs():
+        spec = specs.load(lab)
+        if not performance.peer_timed(spec):
+            continue
+        binary = os.path.join(ROOT, "build", "bin", f"lab{lab}-solution")
+        probe = performance.peer_probe_case(spec)
+        for perf in [probe] + cases.timed_cases(spec, 1):
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            theirs.close()
+            with ours:
+                done = subprocess.run([binary, *performance.peer_args(perf), "--timer-of", str(ours.fileno())],
+                                      pass_fds=[ours.fileno()], capture_output=True, text=True, timeout=120)
+            assert done.returncode != 2, f"lab {lab}: the timer refused {performance.peer_args(perf)}: {done.stderr.strip()[-300:]}"
+    # the check can fail: a sweep of masks is refused
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    theirs.close()
+    with ours:
+        done = subprocess.run([os.path.join(ROOT, "build", "bin", "lab3-solution"), "--image", "random", "--mask", "box:3,box:5",
+                               "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "not a sweep" in done.stderr, f"a sweep under --timer-of: exit {done.returncode}: {done.stderr}"
 
 
 THROWAWAY_MAIN = """// A throw-away lab for the manifest test.
@@ -147,5 +176,7 @@ def register(results):
     results.run("manifest: the Python and shell readers agree on every lab; each student file has its solution", readers_agree)
     results.run("manifest: README's lab table names each lab's student files", readme_table_matches_manifests)
     results.run("manifest: each grading spec's variant names are the driver's", grading_specs_name_the_drivers_variants)
+    results.run("manifest: the peer timer accepts the grader's probe and every timed case of each peer-timed lab",
+                peer_timers_accept_the_graders_cases)
     results.run("manifest: a throw-away lab builds, runs, ships and is known to the grader with only its own files",
                 a_new_lab_needs_only_its_own_files)

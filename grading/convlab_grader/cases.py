@@ -104,10 +104,10 @@ def sanitizer_runs(spec, secret):
     return runs
 
 
-def with_seed(args, seed):
-    """args with the value of --seed replaced."""
+def with_option(args, option, value):
+    """args with the value of an option they hold replaced."""
     args = list(args)
-    args[args.index("--seed") + 1] = str(seed)
+    args[args.index(option) + 1] = str(value)
     return args
 
 

@@ -52,6 +52,18 @@ def materialize(lab, entry, dest):
             f.write(text)
 
 
+def timing_summary(result):
+    """What a wrong performance verdict was made of: each timed case's times, both clocks and its
+    problem, and the session's notes (peer timing off, say), so that one failed self-test says why."""
+    def median(xs):
+        return f"{sorted(xs)[len(xs) // 2]:.4g}" if xs else "-"
+    parts = [f"[{c.get('args')}: {c.get('submission_ms')} vs reference {c.get('reference_ms')} ms, grader's clock "
+             f"{median(c.get('submission_peer_runs_ms') or [])} vs {median(c.get('reference_peer_runs_ms') or [])} ms, "
+             f"problem: {c.get('problem')}]" for c in (result.get("performance") or {}).get("cases", [])]
+    notes = result.get("session_notes")
+    return " ".join(parts) + (f" session notes: {notes}" if notes else "")
+
+
 def verdict_problems(entry, result):
     """What differs between the grader's result and what the entry says it must conclude."""
     expect, problems = entry["expect"], []
@@ -68,7 +80,8 @@ def verdict_problems(entry, result):
     p = share("performance")
     want = expect.get("performance", "any")
     if p is not None and (want == "full" and p != 1 or want == "zero" and p != 0 or want == "reduced" and p == 1):
-        problems.append(f"performance {scores.get('performance')} of {rubric.get('performance')}, expected {want}")
+        problems.append(f"performance {scores.get('performance')} of {rubric.get('performance')}, expected {want}; "
+                        + timing_summary(result))
     for tool, state in expect.get("safety", {}).items():
         got = result.get("sanitizer", {}).get(tool)
         if got is None:

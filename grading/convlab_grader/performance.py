@@ -148,14 +148,20 @@ def timed_run(session, binary, out, perf, identity):
     return ran, doc, times
 
 
+def peer_args(perf):
+    """A peer-timed case's arguments, the same for the timer and the program it times (each then
+    adds its end of the socket)."""
+    return [*timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps", str(perf.get("reps", 15)),
+            "--warmup", str(perf.get("warmup", 2)), "--format", "json"]
+
+
 def peer_timed_run(session, binary, out, perf, identity):
     """One timed run of a GPU lab: the program (the submission's, jailed, or the reference's)
     serves the grader's timer, the reference build run as `--timer-of` by the grader, which
     makes the inputs, reads and checks the results, and reports. Returns (the program's
     outcome, the timer's JSON, the program's own median ms per variant the timer passed, the
     timer's median ms for the same variants)."""
-    args = [*timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps", str(perf.get("reps", 15)),
-            "--warmup", str(perf.get("warmup", 2)), "--format", "json"]
+    args = peer_args(perf)
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     limit = perf.get("time_limit_s", 300)
     try:
@@ -183,13 +189,20 @@ def peer_timed_run(session, binary, out, perf, identity):
     return ran, doc, times, peer
 
 
+def peer_probe_case(spec):
+    """The probe's timed case: the lab's first timed case as drawn for grading (so it carries every
+    option a real timed run does: one mask, a random image, a border, channels) at 64x64."""
+    first = cases.timed_cases(spec, 0)[0]
+    return {"args": cases.with_option(first["args"], "--size", "64x64"), "variants": first["variants"][:1], "reps": 1,
+            "warmup": 0, "time_limit_s": 60}
+
+
 def peer_timing_works(session):
     """Peer timing needs two processes on the GPU at once (a GPU in exclusive-process compute
     mode refuses the second) and memory one can export to the other. One small run of the
     reference timing itself tells; without it, a program's report of its own time is trusted
     and the grader's notes say so."""
-    perf = {"args": ["--size", "64x64", "--image", "random", "--seed", "1"], "variants": [session.spec["performance"]["cases"][0]["variants"][0]],
-            "reps": 1, "warmup": 0, "time_limit_s": 60}
+    perf = peer_probe_case(session.spec)
     out = session.private("peer-timing-probe")
     try:
         _, doc, times, _ = peer_timed_run(session, session.reference, out, perf, None)
@@ -240,7 +253,7 @@ def measure(session, sub):
                 right = set(times)
             else:
                 ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
-                compare_args = cases.with_seed(timed_args(timed), checked_seed(session.spec, timed)) if fresh_inputs(session.spec) else timed_args(timed)
+                compare_args = cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)) if fresh_inputs(session.spec) else timed_args(timed)
                 verdicts = session.check(sub, out, name, compare_args)
                 right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
             for c in active:
