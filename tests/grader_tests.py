@@ -73,7 +73,8 @@ def forged_reports_are_caught():
 
 
 def spec_mistakes_are_refused():
-    """A spec whose points do not add up, or whose variant name --variant's list would split, is
+    """A spec whose points do not add up, whose variant name --variant's list would split, or
+    whose timed case does not require its own variants (or requires one nobody grades) is
     refused with its file named, before any submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
@@ -85,6 +86,8 @@ def spec_mistakes_are_refused():
         lab4 = json.load(f)
     free_time = json.loads(json.dumps(lab4))
     free_time["performance"]["cases"][0]["requires"] = []
+    unknown = json.loads(json.dumps(lab4))
+    unknown["performance"]["cases"][0]["requires"].append("no such variant")
     pinned = json.loads(json.dumps(lab4))
     pinned["sanitizer"]["args"] += ["--border", "zero"]
     saved = specs.CASES
@@ -92,7 +95,8 @@ def spec_mistakes_are_refused():
         with tempfile.TemporaryDirectory() as tmp:
             specs.CASES = tmp
             for lab, broken, why in ((5, comma, "has a comma"), (5, points, "points add to"),
-                                     (4, free_time, "must require the variants it times"), (4, pinned, "pins")):
+                                     (4, free_time, "must require the variants it times"),
+                                     (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -539,7 +543,7 @@ def results_of(path):
 def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
-                "correctness or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
+                "correctness or an unknown variant, or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
