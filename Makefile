@@ -88,6 +88,8 @@ objects = $(patsubst %,build/obj/%.o,$(basename $(1)))
 # ---- the harness library --------------------------------------------------------------------
 COMMON_SRC := $(wildcard common/*.cpp common/*.cu)
 COMMON_LIB := build/libconvlab.a
+# The array labs' runner (lab 5) is timed through Google Benchmark.
+build/obj/common/array_bench.o: | deps-bench
 
 $(COMMON_LIB): $(call objects,$(COMMON_SRC))
 	@rm -f $@
@@ -102,9 +104,10 @@ build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 # ---- labs: each lab is labs/labN/manifest (its title, student files, files of earlier labs it
-# ---- links, extra libraries), its fixed driver (labs/labN/main.cpp and labs/labN/driver/), its
-# ---- student files, and solutions/labN/ with the same names completed. common/tools/manifest.sh
-# ---- reads a manifest; nothing about a lab is written here.
+# ---- links, extra libraries, its kind of input), its fixed driver (every other .cpp and .cu of
+# ---- labs/labN/: main.cpp, and any given kernels), its student files, and solutions/labN/ with
+# ---- the same names completed. common/tools/manifest.sh reads a manifest; nothing about a lab
+# ---- is written here.
 LABS := $(sort $(patsubst labs/lab%/manifest,%,$(wildcard labs/lab*/manifest)))
 link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS) $(EXTRA_LDLIBS)
 manifest = $(shell common/tools/manifest.sh value $(1) $(2))
@@ -115,8 +118,8 @@ manifest = $(shell common/tools/manifest.sh value $(1) $(2))
 define LAB_RULES
 lab$(1)_uses := $$(call manifest,$(1),uses)
 lab$(1)_libraries := $$(call manifest,$(1),libraries)
-lab$(1)_driver := labs/lab$(1)/main.cpp $$(wildcard labs/lab$(1)/driver/*.cu labs/lab$(1)/driver/*.cpp)
 lab$(1)_student := $$(addprefix labs/lab$(1)/,$$(call manifest,$(1),student)) $$(addprefix labs/,$$(lab$(1)_uses))
+lab$(1)_driver := $$(filter-out $$(lab$(1)_student),$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp))
 lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
 build/gen/lab$(1)/manifest.hpp: labs/lab$(1)/manifest common/tools/manifest.sh
 	@mkdir -p $$(@D)
@@ -147,7 +150,7 @@ ALL_LAB_BINARIES := $(foreach n,$(LABS),build/bin/lab$(n)-student $(if $(HAVE_SO
 
 # ---- tests, benchmarks, tools ---------------------------------------------------------------
 # The unit tests also cover the CPU references lab 5 checks its kernels against.
-UNIT_SRC := $(wildcard tests/unit/*.cpp) labs/lab5/driver/references.cpp
+UNIT_SRC := $(wildcard tests/unit/*.cpp) labs/lab5/references.cpp
 build/bin/unit_tests: $(call objects,$(UNIT_SRC)) $(COMMON_LIB)
 	$(link) -lgtest_main -lgtest -lpthread
 
@@ -237,11 +240,11 @@ dist-student:
 	@common/tools/dist-student.sh dist
 
 # A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
-# the image labs; a lab with its own driver/ (lab 5) runs with its defaults.
+# the image labs; an array lab (lab 5: "input = arrays" in its manifest) runs with its defaults.
 demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-solutions)
 	@for n in $(LABS); do \
 	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
-	  args="$(ARGS)"; [ -d labs/lab$$n/driver ] && args=""; \
+	  args="$(ARGS)"; [ "$$(common/tools/manifest.sh value $$n input)" = arrays ] && args=""; \
 	  build/bin/lab$$n-solution $$args; status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
 	done
@@ -261,11 +264,11 @@ clean:
 LAB ?=
 LAB_BINARY = build/bin/lab$(LAB)-$(FLAVOUR)
 CHECK_LAB = $(if $(filter $(LAB),$(LABS)),,$(error name a lab: make $@ LAB=n, n one of $(LABS)))
-# A lab with its own driver/ (lab 5) has its own options, not the image labs' ones.
-OWN_DRIVER = $(wildcard labs/lab$(LAB)/driver)
+# An array lab (lab 5) takes --elements, not the image labs' options.
+ARRAY_LAB = $(filter arrays,$(call manifest,$(LAB),input))
 # A case of many blocks, with partial blocks on both edges, checked (lab 5: one run per variant).
-TOOL_CASE = $(if $(OWN_DRIVER),--elements 100003 --reps 1 --warmup 0 --no-flush,--check-only --size 203x157 --channels 3 --mask random:5:1 --border mirror)
-PROFILE_CASE = $(if $(OWN_DRIVER),--elements 4194304 --reps 1 --warmup 0 --no-flush,--size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush)
+TOOL_CASE = $(if $(ARRAY_LAB),--elements 100003 --reps 1 --warmup 0 --no-flush,--check-only --size 203x157 --channels 3 --mask random:5:1 --border mirror)
+PROFILE_CASE = $(if $(ARRAY_LAB),--elements 4194304 --reps 1 --warmup 0 --no-flush,--size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush)
 
 debug:
 	$(CHECK_LAB)

@@ -69,13 +69,7 @@ struct LabSpec {
 
 // A spec with the number, title and student files the lab's manifest gives (its driver includes
 // build/gen/labN/manifest.hpp for kManifest); the driver adds the rest.
-inline LabSpec spec_of(const LabManifest& manifest) {
-    LabSpec spec;
-    spec.number = manifest.number;
-    spec.title = manifest.title;
-    spec.student_files = manifest.student_files;
-    return spec;
-}
+inline LabSpec spec_of(const LabManifest& manifest) { return spec_from<LabSpec>(manifest); }
 
 // Returns the process exit status (exit_status.hpp). Never throws.
 int run_lab(int argc, char** argv, const LabSpec& spec);

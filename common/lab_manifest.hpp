@@ -12,4 +12,15 @@ struct LabManifest {
     const char* student_files;  // as messages name them: "labs/lab3/conv2d_tiled.cu (and ...)"
 };
 
+// A lab's spec (LabSpec, ArrayLabSpec) with the number, title and student files its manifest
+// gives; the driver adds the rest.
+template <class Spec>
+Spec spec_from(const LabManifest& manifest) {
+    Spec spec;
+    spec.number = manifest.number;
+    spec.title = manifest.title;
+    spec.student_files = manifest.student_files;
+    return spec;
+}
+
 }  // namespace convlab

@@ -134,26 +134,19 @@ class LabRun {
     }
 
     void fill_report_header(const std::string& source) {
-        report_.lab = spec_.number;
-        report_.title = spec_.title;
+        report_ = report_of_run(spec_.number, spec_.title, options_);
         report_.image_source = source;
         report_.preset = options_.preset;
         report_.width = image_.width;
         report_.height = image_.height;
         report_.channels = image_.channels;
-        report_.seed = options_.seed;
         for (const Mask& m : options_.masks) {
             report_.mask_specs.push_back(m.spec);
             report_.mask_sizes.push_back(m.k);
             report_.tolerances.push_back(tolerance_for(m));
         }
         report_.border = border_name(options_.border);
-        report_.warmup = options_.warmup;
-        report_.reps = options_.reps;
         report_.cpu_reps = options_.cpu_reps;
-        report_.flush_l2 = options_.flush_l2;
-        report_.check_only = options_.check_only;
-        report_.cpu_cores = omp_get_num_procs();
         report_.baseline = spec_.baseline;
         report_.has_gpu_part = !spec_.gpu.empty();
     }

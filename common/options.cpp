@@ -104,8 +104,19 @@ std::vector<int> default_thread_counts(int cores) {
     return counts;
 }
 
+// The shared options' wording for an image lab.
+static RunOptionsText image_lab_text() {
+    RunOptionsText text;
+    text.seed_help = "seed of the generated image and of random masks";
+    text.raw_out_help = "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with "
+                        "timing the last timed repetition's (none for a GPU variant that launched no kernel)";
+    text.compare_help = "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant";
+    return text;
+}
+
 Options parse_options(int argc, char** argv, const LabSpec& spec) {
     const std::string program = "lab" + std::to_string(spec.number);
+    const RunOptionsText shared = image_lab_text();
     cxxopts::Options parser(program, "convlab lab " + std::to_string(spec.number) + ": " + spec.title);
     // clang-format off
     parser.add_options("Input")
@@ -113,30 +124,21 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("size", "size of a synthetic or random image, WxH or N", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_width) + "x" + std::to_string(spec.default_height)))
         ("channels", "1 or 3; converts an image file (default: the file's own; generated: " + std::to_string(spec.default_channels) + ")", cxxopts::value<std::string>())
         ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())
-        ("seed", "seed of the generated image and of random masks", cxxopts::value<std::string>()->default_value("1"))
         ("mask", mask_spec_help() + "; K odd, " + std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "; a comma-separated list runs a sweep", cxxopts::value<std::string>()->default_value(spec.default_mask))
         ("border", "zero, clamp, wrap or mirror", cxxopts::value<std::string>()->default_value("zero"))
         ("preset", "a source's experiment (listed below): its options, which those given here override", cxxopts::value<std::string>());
     parser.add_options("Run")
-        ("variant", "comma-separated variants to run (default: all)", cxxopts::value<std::string>())
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
-        ("reps", "timed repetitions (median reported)", cxxopts::value<std::string>()->default_value("15"))
-        ("warmup", "untimed runs before timing", cxxopts::value<std::string>()->default_value("2"))
         ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_cpu_reps)))
-        ("no-flush", "do not flush the L2 cache between timed repetitions")
-        ("check-only", "check every variant, time nothing")
         ("demo", "lecture mode: a 4096x4096 colour image, pictures saved to demo-output/lab" + std::to_string(spec.number));
     parser.add_options("Output")
-        ("format", "text, md, csv or json", cxxopts::value<std::string>()->default_value("text"))
-        ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>())
-        ("h,help", "this help");
+        ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>());
     parser.add_options("Grading")
-        ("raw-out", "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with timing the last timed repetition's (none for a GPU variant that launched no kernel)", cxxopts::value<std::string>())
         ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number; the raw result is the last one's (input seed + warmup + reps for a GPU variant, seed + cpu-reps for a CPU one)")
         ("timer-of", "the grader's timer: time the GPU variants of the program at the other end of socket FD, on a fresh input each repetition that this process makes and checks", cxxopts::value<std::string>())
-        ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>())
-        ("compare", "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant", cxxopts::value<std::string>());
+        ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>());
     // clang-format on
+    add_run_options(parser, shared);
     parser.custom_help("[options]");
 
     Options options;
@@ -146,15 +148,14 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     const cxxopts::ParseResult args = parse_command_line(parser, int(pointers.size()), pointers.data(), program);
     if (args.count("help")) {
         options.help = true;
-        options.help_text = parser.help() + "\nVariants:\n" + variant_list(spec) +
+        options.help_text = parser.help({"Input", "Run", "Output", "Grading"}) + "\nVariants:\n" + variant_list(spec) +
                             (spec.presets.empty() ? "" : "\nPresets (the sources' experiments, for the handout's \"Then and now\"):\n" +
                                                              preset_list(spec)) +
-                            "\nExit status: 0 every variant passed; 1 a check failed or a variant is not implemented yet;\n"
-                            "  2 bad input (nothing run or written); 3 no usable GPU (the CPU part ran and passed);\n"
-                            "  4 a CUDA error ended the GPU part.\n";
+                            exit_status_help();
         return options;
     }
     auto text = [&](const char* name) { return args[name].as<std::string>(); };
+    read_run_options(args, shared, options);
 
     options.demo = args.count("demo") > 0;
     options.image = text("image");
@@ -163,23 +164,17 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     if (args.count("channels")) options.channels = parse_count(text("channels"), "--channels", 1, 3);
     if (options.channels == 2) throw InputError("--channels 2 is not allowed; accepted: 1 or 3");
     if (args.count("tile-to")) parse_size(text("tile-to"), "--tile-to", &options.tile_width, &options.tile_height);
-    const long long seed = parse_whole(text("seed"), "--seed");
-    if (seed < 0) throw InputError("--seed " + text("seed") + " is negative; accepted: a whole number >= 0");
-    options.seed = uint64_t(seed);
     options.masks = parse_masks(text("mask"), spec);
     options.border = parse_border(text("border"));
 
-    if (args.count("variant")) {
-        for (const std::string& name : split_list(text("variant"))) {
-            const bool known = std::any_of(spec.cpu.begin(), spec.cpu.end(), [&](auto& v) { return v.name == name; }) ||
-                               std::any_of(spec.gpu.begin(), spec.gpu.end(), [&](auto& v) { return v.name == name; });
-            if (!known) {
-                std::string names;
-                for (const auto& v : spec.cpu) names += (names.empty() ? "" : ", ") + v.name;
-                for (const auto& v : spec.gpu) names += (names.empty() ? "" : ", ") + v.name;
-                throw InputError("unknown variant '" + name + "'; accepted: " + names);
-            }
-            options.variants.push_back(name);
+    for (const std::string& name : options.variants) {
+        const bool known = std::any_of(spec.cpu.begin(), spec.cpu.end(), [&](auto& v) { return v.name == name; }) ||
+                           std::any_of(spec.gpu.begin(), spec.gpu.end(), [&](auto& v) { return v.name == name; });
+        if (!known) {
+            std::string names;
+            for (const auto& v : spec.cpu) names += (names.empty() ? "" : ", ") + v.name;
+            for (const auto& v : spec.gpu) names += (names.empty() ? "" : ", ") + v.name;
+            throw InputError("unknown variant '" + name + "'; accepted: " + names);
         }
     }
     if (args.count("threads")) {
@@ -188,35 +183,14 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     } else {
         options.threads = default_thread_counts(omp_get_num_procs());
     }
-    options.reps = parse_count(text("reps"), "--reps", 1, 100000);
-    options.warmup = parse_count(text("warmup"), "--warmup", 0, 100000);
     options.cpu_reps = parse_count(text("cpu-reps"), "--cpu-reps", 1, 100000);
-    options.flush_l2 = args.count("no-flush") == 0;
-    options.check_only = args.count("check-only") > 0;
     options.fresh_input = args.count("fresh-input-each-rep") > 0;
     if (options.fresh_input && options.image != "random")
         throw InputError("--fresh-input-each-rep needs --image random (each repetition's input is generated from the seed)");
     if (options.fresh_input && options.tile_width)
         throw InputError("--fresh-input-each-rep does not take --tile-to (each repetition's input is generated whole)");
-
-    const std::string format = text("format");
-    if (format == "text") options.format = Format::Text;
-    else if (format == "md") options.format = Format::Markdown;
-    else if (format == "csv") options.format = Format::Csv;
-    else if (format == "json") options.format = Format::Json;
-    else throw InputError("unknown format '" + format + "'; accepted: text, md, csv, json");
-    if (args.count("raw-out")) {
-        options.raw_out_dir = text("raw-out");
-        if (!std::filesystem::is_directory(options.raw_out_dir))
-            throw InputError("--raw-out " + options.raw_out_dir + " is not a folder; accepted: an existing folder");
-    }
-    if (args.count("compare")) {
-        options.compare_file = text("compare");
-        if (!std::filesystem::is_regular_file(options.compare_file) && !std::filesystem::is_directory(options.compare_file))
-            throw InputError("--compare " + options.compare_file + " does not exist; accepted: a raw float32 result from --raw-out, or a folder of them");
-        if (options.masks.size() > 1)
-            throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
-    }
+    if (!options.compare_file.empty() && options.masks.size() > 1)
+        throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
     if (args.count("timer-of")) options.timer_of = peer_socket(text("timer-of"), "--timer-of");
     if (args.count("timed-by")) options.timed_by = peer_socket(text("timed-by"), "--timed-by");
     if (options.timer_of >= 0 || options.timed_by >= 0) {

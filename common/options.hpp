@@ -1,5 +1,5 @@
 // convlab harness — do not edit in a lab.
-// The command line every lab shares. `./labN --help` prints it.
+// The command line of the image labs (0 to 4). `./labN --help` prints it.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -7,36 +7,27 @@
 
 #include "common/border.hpp"
 #include "common/mask.hpp"
+#include "common/run_options.hpp"
 #include "common/text_parse.hpp"
 
 namespace convlab {
 
 struct LabSpec;
 
-enum class Format { Text, Markdown, Csv, Json };
-
-struct Options {
-    bool help = false;
-    std::string help_text;
+// An image lab's command line: the shared options (run_options.hpp) and its input's.
+struct Options : RunOptions {
     std::string image = "synthetic";  // "synthetic", "random" or a file
     int width = 0, height = 0;        // of a generated image
     int channels = 0;                 // 0: the file's own (1 or 3); generated images use the lab's default
     int tile_width = 0, tile_height = 0;
     std::vector<Mask> masks;  // --mask: one, or a sweep; parsed and checked against the lab's sizes here, once
     Border border = Border::Zero;
-    uint64_t seed = 1;
-    std::vector<std::string> variants;  // empty: all
-    std::vector<int> threads;           // lab 0's sweep
-    int warmup = 2, reps = 15, cpu_reps = 3;
-    bool flush_l2 = true;
-    bool check_only = false;
-    Format format = Format::Text;
+    std::vector<int> threads;  // lab 0's sweep
+    int cpu_reps = 3;
     std::string out_dir;
     bool demo = false;
-    std::string preset;  // --preset: its name (its options are already applied)
-    std::string raw_out_dir;   // grading: each variant's result as raw float32 in here (after timing: the last rep's)
+    std::string preset;        // --preset: its name (its options are already applied)
     bool fresh_input = false;  // grading: a new random input for every timed rep (seed + 1 + rep), so no answer can be replayed
-    std::string compare_file;  // grading: check this raw result instead of running variants
     int timer_of = -1;         // grading: time the GPU variants of the program at the other end of this socket (peer_timer.hpp)
     int timed_by = -1;         // grading: be timed by the grader's process at the other end of this socket (peer_worker.hpp)
 };

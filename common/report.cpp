@@ -1,5 +1,7 @@
 // convlab harness — do not edit in a lab.
 #include "common/report.hpp"
+
+#include <omp.h>
 #include "common/text_table.hpp"
 
 #include <algorithm>
@@ -272,12 +274,12 @@ std::string render_json(const Report& report) {
                 {"has_gpu_part", report.has_gpu_part},
                 {"gpu_skipped", report.gpu_skipped.empty() ? json(nullptr) : json(report.gpu_skipped)},
                 {"input", {{"source", report.image_source}, {"width", report.width}, {"height", report.height},
-                           {"channels", report.channels}, {"seed", report.seed}}},
+                           {"channels", report.channels}, {"elements", report.elements}, {"seed", report.seed}}},
                 {"masks", report.mask_specs},
                 {"border", report.border},
                 {"timing", {{"warmup", report.warmup}, {"reps", report.reps}, {"cpu_reps", report.cpu_reps},
                             {"l2_flush", report.flush_l2}, {"check_only", report.check_only}, {"cpu_cores", report.cpu_cores}}},
-                {"byte_model", "bytes = width*height*channels*(1 + 4); flops = 2*k*k*width*height*channels"},
+                {"byte_model", report.byte_model},
                 {"baseline", report.baseline},
                 {"results", results},
                 {"notes", report.notes},
@@ -286,6 +288,19 @@ std::string render_json(const Report& report) {
 }
 
 }  // namespace
+
+Report report_of_run(int lab, const std::string& title, const RunOptions& options) {
+    Report report;
+    report.lab = lab;
+    report.title = title;
+    report.seed = options.seed;
+    report.warmup = options.warmup;
+    report.reps = options.reps;
+    report.flush_l2 = options.flush_l2;
+    report.check_only = options.check_only;
+    report.cpu_cores = omp_get_num_procs();
+    return report;
+}
 
 std::string render(const Report& report, Format format) {
     switch (format) {

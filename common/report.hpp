@@ -9,7 +9,7 @@
 
 #include "common/check.hpp"
 #include "common/device_info.hpp"
-#include "common/options.hpp"
+#include "common/run_options.hpp"
 #include "common/spot_check.hpp"
 #include "common/stats.hpp"
 
@@ -53,6 +53,7 @@ struct Report {
     std::string preset;         // --preset's name, or empty
     std::string image_source;
     int width = 0, height = 0, channels = 0;
+    size_t elements = 0;        // an array lab's array length (array_lab.hpp); 0 in an image lab
     uint64_t seed = 0;
     std::vector<std::string> mask_specs;  // one per case of a sweep; usually one
     std::vector<int> mask_sizes;
@@ -63,10 +64,16 @@ struct Report {
     bool check_only = false;
     int cpu_cores = 0;
     std::string baseline;
+    // How the figures count bytes and flops; an array lab's tables state their own.
+    std::string byte_model = "bytes = width*height*channels*(1 + 4); flops = 2*k*k*width*height*channels";
     std::vector<VariantResult> results;
     std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
     double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
 };
+
+// A report's header as far as every lab shares it: the lab, and the options of the run
+// (run_options.hpp) with the machine's core count.
+Report report_of_run(int lab, const std::string& title, const RunOptions& options);
 
 // Fills the derived figures of every result under the byte model: each input byte read once,
 // each output float written once; 2*K*K flops per output value (K of the row's own mask).

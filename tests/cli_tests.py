@@ -209,7 +209,7 @@ LAB5_BAD_INPUT = {
     "option without its value": (["--elements"], "--elements needs a value"),
     "bad summary format": (["--format", "xml"], "accepted: text, md, json"),
     "negative seed": (["--seed", "-3"], "is negative"),
-    "compare writing raw results": (["--compare", "in", "--raw-out", "out"], "drop --raw-out"),
+    "compare writing raw results": (["--compare", "/tmp", "--raw-out", "/tmp"], "drop --raw-out"),
     "bad Google Benchmark format": (["--benchmark_format=xml"], "accepted: console, json, csv"),
     "zero reps": (["--reps", "0"], "1 to 100000"),
     "unknown variant": (["--variant", "memory/nosuch"], "--variant 'memory/nosuch' is not a variant"),

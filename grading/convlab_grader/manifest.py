@@ -1,11 +1,12 @@
 """Python's reader of a lab's manifest, labs/labN/manifest (the Makefile and the shell read it
 with common/tools/manifest.sh): one "key = value" a line, lists separated by spaces, '#' starts
-a comment line. It names the lab's title, its student files, the files of earlier labs it links
-and its extra libraries."""
+a comment line. It names the lab's title, its student files, the files of earlier labs it links,
+its extra libraries and what its programs take as input (images, the default, or arrays)."""
 import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KEYS = ("title", "student", "uses", "libraries")
+KEYS = ("title", "student", "uses", "libraries", "input")
+INPUTS = ("images", "arrays")
 
 
 class ManifestError(Exception):
@@ -24,7 +25,8 @@ def labs():
 
 
 def load(lab):
-    """{"title": str, "student": [labs/labN/...], "uses": [labs/...], "libraries": [...]}; ManifestError
+    """{"title": str, "student": [labs/labN/...], "uses": [labs/...], "libraries": [...], "input": "images" or
+    "arrays"}; ManifestError
     for a missing manifest, an unknown key or a lab without student files."""
     where = path(lab)
     if not os.path.exists(where):
@@ -41,7 +43,10 @@ def load(lab):
             values[key] = value.strip()
     if not values.get("student"):
         raise ManifestError(f"{os.path.relpath(where, KIT)}: no student files")
+    if values.get("input", "images") not in INPUTS:
+        raise ManifestError(f"{os.path.relpath(where, KIT)}: input = {values['input']}; accepted: {', '.join(INPUTS)}")
     return {"title": values.get("title", ""),
             "student": [f"labs/lab{lab}/{name}" for name in values["student"].split()],
             "uses": [f"labs/{name}" for name in values.get("uses", "").split()],
-            "libraries": values.get("libraries", "").split()}
+            "libraries": values.get("libraries", "").split(),
+            "input": values.get("input") or "images"}

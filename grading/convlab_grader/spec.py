@@ -32,9 +32,13 @@ def load(lab):
     if "student_files" in spec:
         raise SpecError(f"{path}: 'student_files' belongs in labs/lab{lab}/manifest, not here")
     try:
-        spec["student_files"] = manifest.load(lab)["student"]
+        lab_manifest = manifest.load(lab)
     except manifest.ManifestError as why:
         raise SpecError(str(why)) from None
+    spec["student_files"] = lab_manifest["student"]
+    if ("elements" in spec) != (lab_manifest["input"] == "arrays"):
+        raise SpecError(f"{path}: an array lab's spec lists 'elements', an image lab's does not "
+                        f"(labs/lab{lab}/manifest: input = {lab_manifest['input']})")
     # An image lab draws its cases from shapes, borders, channels and masks; lab 5 from array lengths.
     recipe = ("elements",) if "elements" in spec else ("shapes", "borders", "channels", "mask_sizes")
     for key in ("variants", *recipe, "rubric", "time_limit_s"):

@@ -11,7 +11,7 @@
 #include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_shared_stride_padded(const float* d_in, float* d_out, int blocks, int stride, int repeats) {
-    // TODO(lab5): copy shared_stride_kernel from driver/given_kernels.cu and store each row of 32
+    // TODO(lab5): copy shared_stride_kernel from given_kernels.cu and store each row of 32
     //   words in 33 (one word of padding), so logical (row, col) sits at row * 33 + col. The reads,
     //   their order and the output stay exactly as in the given kernel. Launch `blocks` blocks of
     //   kSharedThreads threads, then CUDA_CHECK_LAUNCH().

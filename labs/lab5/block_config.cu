@@ -1,6 +1,6 @@
 // Lab 5 — microbenchmarks, experiment 4: block and grid configuration.
 //
-// The kernel is given (add_one_kernel in driver/given_kernels.cu, out[i] = in[i] + 1); what you
+// The kernel is given (add_one_kernel in given_kernels.cu, out[i] = in[i] + 1); what you
 // choose is the launch. Variant A uses 5 threads per block. Pick a block size that fills warps
 // and lets the SM reach full occupancy, and a grid that covers n. The block size sweep
 // (./lab5 --experiment blocksize) shows the whole curve; the handout asks you to explain it.

@@ -1,7 +1,7 @@
 // Lab 5 — microbenchmarks, experiment 1: memory access.
 //
 // New since lab 4: no convolution. Each experiment isolates one effect of the hardware; the
-// given variant A is in driver/given_kernels.cu and you write the others here.
+// given variant A is in given_kernels.cu and you write the others here.
 //   A  out[i ^ 1] = in[i]   a warp reads 128 consecutive bytes, writes them pairwise swapped
 //   B  out[i] = in[i ^ 1]   a warp reads them pairwise swapped, writes 128 consecutive bytes
 //   C  B, with the loads through the read-only (non-coherent) data path: __ldg

@@ -14,7 +14,7 @@
 #include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_neighbours_read_only(const float* d_in, float* d_out, size_t n) {
-    // TODO(lab5): copy neighbours_branchy_kernel from driver/given_kernels.cu, load through
+    // TODO(lab5): copy neighbours_branchy_kernel from given_kernels.cu, load through
     //   __ldg with __restrict__ pointers, launch 256-thread blocks, CUDA_CHECK_LAUNCH().
     (void)d_in, (void)d_out, (void)n;
     convlab::todo("launch_neighbours_read_only");

@@ -1,5 +1,5 @@
 // convlab lab 5 — do not edit: the kernels' contracts. The baselines (variant A of each
-// experiment) are given in driver/given_kernels.cu; you write the others in coalescing.cu,
+// experiment) are given in given_kernels.cu; you write the others in coalescing.cu,
 // divergence.cu, block_config.cu and bank_conflicts.cu.
 //
 // Every launch function enqueues its kernel on the default stream and returns; it checks the

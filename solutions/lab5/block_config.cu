@@ -1,6 +1,6 @@
 // Lab 5 — microbenchmarks, experiment 4: block and grid configuration. Reference solution.
 //
-// The kernel is given (add_one_kernel in driver/given_kernels.cu, out[i] = in[i] + 1); what you
+// The kernel is given (add_one_kernel in given_kernels.cu, out[i] = in[i] + 1); what you
 // choose is the launch. Variant A uses 5 threads per block: every block is one warp with 27 of its
 // 32 lanes idle, and an SM holds at most 32 blocks, so at most 160 of its 2048 thread slots work.
 // Pick a block size that fills warps and lets the SM reach full occupancy, and a grid that

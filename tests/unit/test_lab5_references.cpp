@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "labs/lab5/driver/references.hpp"
+#include "labs/lab5/references.hpp"
 #include "labs/lab5/lab5.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
-// convlab lab 5 — do not edit.
-#include "labs/lab5/driver/bench_runner.hpp"
+// convlab harness — do not edit in a lab.
+#include "common/array_bench.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -12,14 +12,11 @@
 #include "common/exit_status.hpp"
 #include "common/stats.hpp"
 #include "common/text_table.hpp"
-#include "labs/lab5/driver/grading.hpp"
+#include "common/array_checks.hpp"
 
-namespace lab5 {
+namespace convlab {
 
 namespace {
-
-using convlab::format_fixed;
-using convlab::format_sig3;
 
 // What happened to one variant across Google Benchmark's calls of it.
 struct Outcome {
@@ -31,12 +28,12 @@ struct Outcome {
 
 class Runner {
   public:
-    Runner(convlab::GpuSession& session, const RunPlan& plan) : session_(session), plan_(plan) {}
+    Runner(GpuSession& session, const ArrayBenchPlan& plan) : session_(session), plan_(plan) {}
 
     // One call of a benchmark: Google Benchmark makes plan.reps of them, one iteration each.
-    void bench(const Experiment& e, const Variant& v, Outcome& o, benchmark::State& state) {
+    void bench(const ArrayExperiment& e, const ArrayVariant& v, Outcome& o, benchmark::State& state) {
         if (&e != current_) {  // a line of progress per experiment: a full run takes a minute or two
-            std::cerr << "lab5: " << e.title << "\n";
+            std::cerr << plan_.program << ": " << e.title << "\n";
             current_ = &e;
         }
         ++o.calls;
@@ -53,13 +50,13 @@ class Runner {
                 o.samples_ms.push_back(ms);
             }
             if (o.calls == plan_.reps) {  // the output of the last timed launch is still there
-                const std::string wrong = check(v);
+                const std::string wrong = check_variant(v);
                 o.status = wrong.empty() ? "pass" : "fail";
                 if (!wrong.empty()) o.message = "wrong after timing (but right before): " + wrong;
             }
-        } catch (const convlab::NotImplemented& e) {
+        } catch (const NotImplemented& e) {
             o.status = "not-implemented", o.message = e.what();
-        } catch (const convlab::CudaError& e) {
+        } catch (const CudaError& e) {
             o.status = "error", o.message = e.what();
             lost_context_ = lost_context_ || !session_.healthy();
         }
@@ -69,7 +66,7 @@ class Runner {
   private:
     // Poisoned output, one launch, the check (and the raw result for the grader); then the
     // untimed warm-ups.
-    void first_check(const Experiment& e, const Variant& v, Outcome& o) {
+    void first_check(const ArrayExperiment& e, const ArrayVariant& v, Outcome& o) {
         const std::string wrong = run_once_and_check(session_, e, v, plan_.raw_dir);
         if (!wrong.empty()) {
             o.status = "fail", o.message = wrong;
@@ -78,10 +75,10 @@ class Runner {
         for (int w = 0; w < plan_.warmup; ++w) session_.run(v.launch);
     }
 
-    convlab::GpuSession& session_;
-    const RunPlan& plan_;
+    GpuSession& session_;
+    const ArrayBenchPlan& plan_;
     bool lost_context_ = false;
-    const Experiment* current_ = nullptr;
+    const ArrayExperiment* current_ = nullptr;
 };
 
 // Google Benchmark's own reporter for --benchmark_format, writing into a buffer that is printed
@@ -102,19 +99,19 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_reporter(const std::string& f
     return reporter;
 }
 
-std::string render_experiment(const Experiment& e, const std::map<const Variant*, Outcome>& outcomes, bool markdown,
+std::string render_experiment(const ArrayExperiment& e, const std::map<const ArrayVariant*, Outcome>& outcomes, bool markdown,
                               std::vector<std::string>& notes) {
-    const std::vector<convlab::TableColumn> columns = {{"variant", false}, {"check", false}, {"median ms"}, {"min ms"}, {"cv %"},
+    const std::vector<TableColumn> columns = {{"variant", false}, {"check", false}, {"median ms"}, {"min ms"}, {"cv %"},
                                                        {e.unit}, {"% " + e.ceiling_name}, {"vs first"}, {"note", false}};
     std::vector<std::vector<std::string>> rows;
     double first_ms = 0;
-    for (const Variant& v : e.variants) {
+    for (const ArrayVariant& v : e.variants) {
         const auto found = outcomes.find(&v);
         if (found == outcomes.end()) continue;  // filtered out with --benchmark_filter
         const Outcome& o = found->second;
         std::vector<std::string> row = {v.name, o.status == "pass" ? "PASS" : o.status == "fail" ? "FAIL" : o.status};
         if (o.status == "pass" && !o.samples_ms.empty()) {
-            const convlab::TimingStats t = convlab::summarize(o.samples_ms);
+            const TimingStats t = summarize(o.samples_ms);
             if (first_ms == 0) first_ms = t.median_ms;
             const double rate = v.work / (t.median_ms * 1e-3) * 1e-9;
             row.insert(row.end(), {format_sig3(t.median_ms), format_sig3(t.min_ms), format_fixed(100 * t.cv, 1), format_sig3(rate),
@@ -128,43 +125,45 @@ std::string render_experiment(const Experiment& e, const std::map<const Variant*
     }
     std::ostringstream out;
     out << (markdown ? "#### " : "") << e.title << "\n" << (markdown ? "\n" : "") << e.model << "\n" << (markdown ? "\n" : "");
-    out << convlab::render_table(columns, rows, markdown);
+    out << render_table(columns, rows, markdown);
     return out.str();
 }
 
 // The header lines, one table per experiment, then the notes.
-void print_summary(const std::vector<Experiment>& experiments, const std::map<const Variant*, Outcome>& outcomes, const RunPlan& plan,
-                   const std::vector<std::string>& header, std::ostream& summary) {
-    for (const std::string& line : header) summary << (plan.markdown ? "- " : "") << line << "\n";
+void print_summary(const std::vector<ArrayExperiment>& experiments, const std::map<const ArrayVariant*, Outcome>& outcomes,
+                   bool markdown, const std::vector<std::string>& header, std::ostream& summary) {
+    for (const std::string& line : header) summary << (markdown ? "- " : "") << line << "\n";
     std::vector<std::string> notes;
-    for (const Experiment& e : experiments) summary << "\n" << render_experiment(e, outcomes, plan.markdown, notes);
+    for (const ArrayExperiment& e : experiments) summary << "\n" << render_experiment(e, outcomes, markdown, notes);
     if (!notes.empty()) summary << "\n";
-    for (const std::string& note : notes) summary << (plan.markdown ? "> " : "") << note << (plan.markdown ? "  " : "") << "\n";
+    for (const std::string& note : notes) summary << (markdown ? "> " : "") << note << (markdown ? "  " : "") << "\n";
 }
 
-// The grader's rows: each variant that ran, with its median when it passed.
-std::vector<GradedRow> graded_rows(const std::vector<Experiment>& experiments, const std::map<const Variant*, Outcome>& outcomes) {
-    std::vector<GradedRow> rows;
-    for (const Experiment& e : experiments)
-        for (const Variant& v : e.variants) {
+// The report's rows: each variant that ran, with its median when it passed.
+void add_rows(const std::vector<ArrayExperiment>& experiments, const std::map<const ArrayVariant*, Outcome>& outcomes, Report& report) {
+    for (const ArrayExperiment& e : experiments)
+        for (const ArrayVariant& v : e.variants) {
             const auto found = outcomes.find(&v);
             if (found == outcomes.end()) continue;  // filtered out with --benchmark_filter
             const Outcome& o = found->second;
-            GradedRow r{qualified_name(e, v), "gpu", o.status, o.message, std::nullopt};
-            if (o.status == "pass" && !o.samples_ms.empty()) r.time = convlab::summarize(o.samples_ms);
-            rows.push_back(r);
+            VariantResult r;
+            r.name = qualified_name(e, v);
+            r.kind = "gpu";
+            r.status = o.status;
+            r.message = o.message;
+            if (o.status == "pass" && !o.samples_ms.empty()) r.time = summarize(o.samples_ms);
+            report.results.push_back(r);
         }
-    return rows;
 }
 
 }  // namespace
 
-int run_experiments(const std::vector<Experiment>& experiments, convlab::GpuSession& session, const RunPlan& plan,
-                    const std::vector<std::string>& header, std::ostream& summary, std::ostream& details) {
+int bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const ArrayBenchPlan& plan,
+                 const std::vector<std::string>& header, Report& report, std::ostream& summary, std::ostream& details) {
     Runner runner(session, plan);
-    std::map<const Variant*, Outcome> outcomes;
-    for (const Experiment& e : experiments)
-        for (const Variant& v : e.variants) {
+    std::map<const ArrayVariant*, Outcome> outcomes;
+    for (const ArrayExperiment& e : experiments)
+        for (const ArrayVariant& v : e.variants) {
             benchmark::RegisterBenchmark((e.key + "/" + v.name).c_str(),
                                          [&runner, &e, &v, &outcomes](benchmark::State& state) { runner.bench(e, v, outcomes[&v], state); })
                 ->UseManualTime()
@@ -177,16 +176,28 @@ int run_experiments(const std::vector<Experiment>& experiments, convlab::GpuSess
     const auto reporter = make_reporter(plan.benchmark_format, buffered);
     benchmark::RunSpecifiedBenchmarks(reporter.get());
 
-    if (plan.json) print_rows(graded_rows(experiments, outcomes), true, summary);
-    else print_summary(experiments, outcomes, plan, header, summary);
+    add_rows(experiments, outcomes, report);
+    if (plan.format == Format::Json) print_array_results(report, Format::Json, summary);
+    else print_summary(experiments, outcomes, plan.format == Format::Markdown, header, summary);
     if (!plan.benchmark_format.empty()) details << buffered.str();
 
-    int status = convlab::kExitPass;
-    for (const auto& [variant, o] : outcomes) {
-        if (o.status == "error" || o.status == "not-run") status = convlab::kExitCudaError;
-        else if (o.status != "pass" && status == convlab::kExitPass) status = convlab::kExitCheckFailed;
-    }
-    return status;
+    return array_exit_status(report.results);
 }
 
-}  // namespace lab5
+std::string benchmark_format_of(int argc, char** argv) {
+    const std::string flag = "--benchmark_format=";
+    std::string format;
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]).rfind(flag, 0) == 0) format = std::string(argv[i]).substr(flag.size());
+    if (!format.empty() && format != "console" && format != "json" && format != "csv")
+        throw InputError("--benchmark_format=" + format + " is not a format; accepted: console, json, csv");
+    return format;
+}
+
+void take_benchmark_flags(int* argc, char** argv) {
+    for (int i = 1; i < *argc; ++i)
+        if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") return;
+    benchmark::Initialize(argc, argv);
+}
+
+}  // namespace convlab

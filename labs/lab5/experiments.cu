@@ -11,18 +11,21 @@
 #include "common/errors.hpp"
 #include "common/rng.hpp"
 #include "common/text_table.hpp"
-#include "labs/lab5/driver/grading.hpp"
-#include "labs/lab5/driver/microbench.hpp"
-#include "labs/lab5/driver/references.hpp"
+#include "labs/lab5/experiments.hpp"
 #include "labs/lab5/lab5.hpp"
+#include "labs/lab5/references.hpp"
 
 namespace lab5 {
 
 using convlab::DeviceBuffer;
 using convlab::DeviceInfo;
+using Experiment = convlab::ArrayExperiment;
+using Variant = convlab::ArrayVariant;
 
 struct Workspace::Impl {
     size_t n = 0;
+    DeviceInfo device;
+    double copy_gbs = 0;
     std::vector<float> h_in, h_shared_in;
     DeviceBuffer<float> in, out, shared_in, shared_out;
     DeviceBuffer<int> out_int;
@@ -96,9 +99,11 @@ std::string occupancy_note(int threads_per_block) {
 
 }  // namespace
 
-Workspace::Workspace(size_t n, const DeviceInfo& device, uint64_t seed) : impl_(new Impl) {
+Workspace::Workspace(size_t n, const DeviceInfo& device, double copy_gbs, uint64_t seed) : impl_(new Impl) {
     Impl& w = *impl_;
     w.n = n;
+    w.device = device;
+    w.copy_gbs = copy_gbs;
     // Many waves, so that the block start-up is noise; fewer for short arrays, so that a
     // compute-sanitizer run (racecheck follows every shared-memory access) stays short.
     w.shared_blocks = int(std::min<size_t>(size_t(32) * device.multiprocessors, std::max<size_t>(1, n / kSharedThreads)));
@@ -149,14 +154,16 @@ const std::vector<std::string>& experiment_keys() {
     return keys;
 }
 
-std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo& device, double copy_gbs,
-                                         const std::vector<std::string>& keys) {
-    Workspace::Impl& w = workspace.impl();
+double shared_peak_gbs(const DeviceInfo& device) { return 32.0 * 4 * device.multiprocessors * device.sm_clock_mhz * 1e-3; }
+
+std::vector<Experiment> Workspace::experiments(const std::vector<std::string>& keys) {
+    Impl& w = *impl_;
+    const DeviceInfo& device = w.device;
+    const double copy_gbs = w.copy_gbs;
     const size_t n = w.n;
     const float* in = w.in.get();
     float* out = w.out.get();
     int* out_int = w.out_int.get();
-    const double shared_peak_gbs = 32.0 * 4 * device.multiprocessors * device.sm_clock_mhz * 1e-3;
     const std::string copy_model = "byte model: 4 B read + 4 B written per element; % of the copy bandwidth";
 
     // A float variant of experiment `e`: launch, then compare the whole output with `expected`.
@@ -262,7 +269,7 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
         Experiment e{"banks", "5. Shared-memory bank conflicts: lane l reads word l*stride, rows of 32 words or padded to 33",
                      "byte model: 4 B of shared memory read per read instruction per thread; % of the shared-memory peak "
                      "(32 banks x 4 B per clock per SM)",
-                     "GB/s", "shared peak", shared_peak_gbs, {}};
+                     "GB/s", "shared peak", shared_peak_gbs(device), {}};
         const double bytes = 4.0 * kSharedReads * kSharedRepeats * double(blocks) * kSharedThreads;
         const float* s_in = w.shared_in.get();
         float* s_out = w.shared_out.get();
@@ -289,8 +296,8 @@ std::vector<Experiment> make_experiments(Workspace& workspace, const DeviceInfo&
 std::vector<std::string> variant_names(size_t n, const std::vector<std::string>& keys) {
     Workspace nothing(n, Workspace::NamesOnly{});
     std::vector<std::string> names;
-    for (const Experiment& e : make_experiments(nothing, convlab::DeviceInfo{}, 0.0, keys))
-        for (const Variant& v : e.variants) names.push_back(qualified_name(e, v));
+    for (const Experiment& e : nothing.experiments(keys))
+        for (const Variant& v : e.variants) names.push_back(convlab::qualified_name(e, v));
     return names;
 }
 

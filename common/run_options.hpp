@@ -1,0 +1,48 @@
+// convlab harness — do not edit in a lab.
+// The options every lab program shares, whatever its input (images or arrays): which variants
+// run, how they are timed, the report's format and the grader's --raw-out / --compare. A kind of
+// lab adds its own options to the same parser (options.cpp: images; array_lab.cpp: arrays).
+#pragma once
+#include <cstdint>
+#include <cxxopts.hpp>
+#include <string>
+#include <vector>
+
+namespace convlab {
+
+enum class Format { Text, Markdown, Csv, Json };
+
+struct RunOptions {
+    bool help = false;
+    std::string help_text;
+    uint64_t seed = 1;
+    std::vector<std::string> variants;  // as typed; the lab checks the names (empty: all)
+    int warmup = 2, reps = 15;
+    bool flush_l2 = true;
+    bool check_only = false;
+    Format format = Format::Text;
+    std::string raw_out_dir;   // grading: each variant's result as raw bytes in here
+    std::string compare_file;  // grading: check this raw result (or folder of them) instead of running variants
+};
+
+// What differs between kinds of lab in the shared options' help and accepted values.
+struct RunOptionsText {
+    std::string seed_help;           // what --seed seeds
+    std::string default_seed = "1";
+    std::string raw_out_help;        // what --raw-out writes, and when
+    std::string compare_help;        // what --compare checks
+    bool compare_takes_a_file = true;  // false: a folder only
+    bool csv = true;                 // --format csv is offered
+};
+
+// Adds --seed, --variant, --reps, --warmup, --no-flush, --check-only, --format, --help, --raw-out
+// and --compare to `parser`, in its groups "Input", "Run", "Output" and "Grading".
+void add_run_options(cxxopts::Options& parser, const RunOptionsText& text);
+
+// Reads them back, checking every value: throws InputError with one line for a bad one.
+void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& text, RunOptions& options);
+
+// The help's closing lines: the exit statuses of every lab program (exit_status.hpp).
+std::string exit_status_help();
+
+}  // namespace convlab
