@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cxxopts.hpp>
-#include <filesystem>
 
 #include "common/command_line.hpp"
 #include "common/errors.hpp"
