@@ -8,11 +8,10 @@
 #include <memory>
 #include <sstream>
 
+#include "common/array_checks.hpp"
 #include "common/errors.hpp"
-#include "common/exit_status.hpp"
 #include "common/stats.hpp"
 #include "common/text_table.hpp"
-#include "common/array_checks.hpp"
 
 namespace convlab {
 
@@ -102,24 +101,24 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_reporter(const std::string& f
 std::string render_experiment(const ArrayExperiment& e, const std::map<const ArrayVariant*, Outcome>& outcomes, bool markdown,
                               std::vector<std::string>& notes) {
     const std::vector<TableColumn> columns = {{"variant", false}, {"check", false}, {"median ms"}, {"min ms"}, {"cv %"},
-                                                       {e.unit}, {"% " + e.ceiling_name}, {"vs first"}, {"note", false}};
+                                              {e.unit}, {"% " + e.ceiling_name}, {"vs first"}, {"note", false}};
     std::vector<std::vector<std::string>> rows;
     double first_ms = 0;
     for (const ArrayVariant& v : e.variants) {
         const auto found = outcomes.find(&v);
         if (found == outcomes.end()) continue;  // filtered out with --benchmark_filter
         const Outcome& o = found->second;
-        std::vector<std::string> row = {v.name, o.status == "pass" ? "PASS" : o.status == "fail" ? "FAIL" : o.status};
+        std::vector<std::string> row = {v.name, check_label(o.status)};
         if (o.status == "pass" && !o.samples_ms.empty()) {
             const TimingStats t = summarize(o.samples_ms);
             if (first_ms == 0) first_ms = t.median_ms;
             const double rate = v.work / (t.median_ms * 1e-3) * 1e-9;
             row.insert(row.end(), {format_sig3(t.median_ms), format_sig3(t.min_ms), format_fixed(100 * t.cv, 1), format_sig3(rate),
                                    format_fixed(100 * rate / e.ceiling, 1), format_sig3(first_ms / t.median_ms) + "x", v.note});
-            if (t.noisy()) notes.push_back(e.key + "/" + v.name + ": timings vary by " + format_fixed(100 * t.cv, 0) + "% (cv); rerun on an idle GPU");
+            if (t.noisy()) notes.push_back(qualified_name(e, v) + ": timings vary by " + format_fixed(100 * t.cv, 0) + "% (cv); rerun on an idle GPU");
         } else {
             row.insert(row.end(), {"", "", "", "", "", "", v.note});
-            if (!o.message.empty()) notes.push_back(e.key + "/" + v.name + ": " + o.message);
+            if (!o.message.empty()) notes.push_back(qualified_name(e, v) + ": " + o.message);
         }
         rows.push_back(row);
     }
@@ -164,7 +163,7 @@ int bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& se
     std::map<const ArrayVariant*, Outcome> outcomes;
     for (const ArrayExperiment& e : experiments)
         for (const ArrayVariant& v : e.variants) {
-            benchmark::RegisterBenchmark((e.key + "/" + v.name).c_str(),
+            benchmark::RegisterBenchmark(qualified_name(e, v).c_str(),
                                          [&runner, &e, &v, &outcomes](benchmark::State& state) { runner.bench(e, v, outcomes[&v], state); })
                 ->UseManualTime()
                 ->Iterations(1)

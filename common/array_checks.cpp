@@ -80,9 +80,13 @@ void print_array_results(const Report& report, Format format, std::ostream& out)
     }
     std::vector<std::vector<std::string>> table;
     for (const VariantResult& r : report.results)
-        table.push_back({r.name, r.status == "pass" ? "PASS" : r.status == "fail" ? "FAIL" : r.status,
+        table.push_back({r.name, check_label(r.status),
                          r.time ? format_sig3(r.time->median_ms) : "", r.message});
     out << render_table({{"variant", false}, {"check", false}, {"median ms"}, {"message", false}}, table, format == Format::Markdown);
+}
+
+std::string check_label(const std::string& status) {
+    return status == "pass" ? "PASS" : status == "fail" ? "FAIL" : status;
 }
 
 int array_exit_status(const std::vector<VariantResult>& rows) {

@@ -32,6 +32,9 @@ int compare_array_results(const std::vector<ArrayExperiment>& experiments, const
 // The report as JSON, or its rows as a table (text or Markdown).
 void print_array_results(const Report& report, Format format, std::ostream& out);
 
+// A row's check column: PASS, FAIL, or the status itself (not-implemented, error, not-run).
+std::string check_label(const std::string& status);
+
 // Pass only when there are rows and every one passed; a CUDA error wins.
 int array_exit_status(const std::vector<VariantResult>& rows);
 

@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
 #include "common/run_options.hpp"
 
+#include <cxxopts.hpp>
 #include <filesystem>
 
 #include "common/errors.hpp"

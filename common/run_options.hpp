@@ -4,9 +4,14 @@
 // lab adds its own options to the same parser (options.cpp: images; array_lab.cpp: arrays).
 #pragma once
 #include <cstdint>
-#include <cxxopts.hpp>
 #include <string>
 #include <vector>
+
+// Declared only: the report and every file that includes it need Format, not the parser.
+namespace cxxopts {
+class Options;
+class ParseResult;
+}  // namespace cxxopts
 
 namespace convlab {
 

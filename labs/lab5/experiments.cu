@@ -137,7 +137,6 @@ Workspace::Workspace(size_t n, NamesOnly) : impl_(new Impl) {
 }
 
 Workspace::~Workspace() = default;
-size_t Workspace::elements() const { return impl_->n; }
 size_t Workspace::bytes() const {
     const Impl& w = *impl_;
     return w.in.bytes() + w.out.bytes() + w.out_int.bytes() + w.shared_in.bytes() + w.shared_out.bytes();

@@ -25,7 +25,6 @@ class Workspace : public convlab::ArrayWorkspace {
     // seed: where the input values come from (the grader draws a secret one; the default is 5).
     Workspace(size_t n, const convlab::DeviceInfo& device, double copy_gbs, uint64_t seed = kDefaultSeed);
     ~Workspace() override;
-    size_t elements() const;
     size_t bytes() const override;
     std::vector<convlab::ArrayExperiment> experiments(const std::vector<std::string>& keys) override;
     struct Impl;
