@@ -24,10 +24,10 @@ VariantResult array_row(const std::string& name, const char* kind) {
 
 std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir) {
     session.run([&] {
-        v.poison();
+        poison_output(v);
         v.launch();
     });
-    const std::vector<char> bytes = v.fetch();
+    const std::vector<char> bytes = fetch_output(v);
     // Experiment results may be ints: the file keeps the harness's .f32 name, its bytes are the output's.
     if (!raw_dir.empty()) write_raw_bytes(raw_result_path(raw_dir, qualified_name(e, v)), bytes.data(), bytes.size());
     return v.verify(bytes);

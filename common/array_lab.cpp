@@ -9,11 +9,13 @@
 
 #include "common/array_bench.hpp"
 #include "common/array_checks.hpp"
+#include "common/array_peer.hpp"
 #include "common/command_line.hpp"
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
 #include "common/gpu_session.hpp"
 #include "common/guarded_main.hpp"
+#include "common/peer_link.hpp"
 #include "common/run_options.hpp"
 #include "common/text_parse.hpp"
 #include "common/text_table.hpp"
@@ -117,6 +119,22 @@ Report report_header(const ArrayLabSpec& spec, const ArrayOptions& o, const GpuS
     return report;
 }
 
+// --timer-of: times another process's variants on this run's arrays (array_peer.hpp); runs none itself.
+int time_peer(PeerLink& link, PeerTarget& target, const ArrayOptions& options, const std::vector<ArrayExperiment>& experiments,
+              Report& report) {
+    PeerTimer timer(link, target, PeerTimerPlan{options.warmup, options.reps});
+    for (const ArrayExperiment& e : experiments)
+        for (const ArrayVariant& v : e.variants) {
+            VariantResult r;
+            r.name = qualified_name(e, v);
+            r.kind = "gpu";
+            timer.time_variant(r.name, r);
+            report.results.push_back(r);
+        }
+    timer.finish();
+    return array_exit_status(report.results);
+}
+
 int run(int argc, char** argv, const ArrayLabSpec& spec) {
     const std::string program = program_of(spec);
     const std::string gb_format = benchmark_format_of(argc, argv);
@@ -136,11 +154,24 @@ int run(int argc, char** argv, const ArrayLabSpec& spec) {
         return kExitNoGpu;
     }
     GpuSession session;
+    if (options.timed_by >= 0) {  // the grader's timer makes the arrays: none of this run's own
+        PeerLink link(options.timed_by);
+        ArrayPeerServer server(session, spec, options.seed);
+        return serve_peer_timer(link, session, server);
+    }
     const DeviceInfo& device = session.info();
     const size_t n = options.elements ? size_t(options.elements) : spec.default_elements(device);
-    const auto workspace = spec.workspace(n, device, session.copy_bandwidth_gbs(), options.seed);
+    ArrayMemory memory = options.timer_of >= 0 ? ArrayMemory::exported_block() : ArrayMemory::private_block();
+    const auto workspace = spec.workspace(n, device, session.copy_bandwidth_gbs(), options.seed, memory);
     const std::vector<ArrayExperiment> experiments = selected_variants(workspace->experiments(options.experiments), options.variants);
     Report report = report_header(spec, options, session, n);
+    if (options.timer_of >= 0) {
+        PeerLink link(options.timer_of);
+        ArrayPeerTarget target(session, *workspace, memory, n, experiments);
+        const int status = time_peer(link, target, options, experiments, report);
+        print_array_results(report, options.format, std::cout);
+        return status;
+    }
     if (!options.compare_file.empty()) {
         const int status = compare_array_results(experiments, options.compare_file, workspace->bytes(), report);
         print_array_results(report, options.format, std::cout);

@@ -3,8 +3,9 @@
 // device arrays the lab owns. The lab describes its experiments as data; run_array_lab() does
 // everything else: the command line (the options every lab shares, run_options.hpp, plus
 // --elements and --experiment), checking, timing through Google Benchmark (array_bench.hpp), the
-// tables, and the grader's --check-only / --raw-out / --compare (array_checks.hpp), reporting in
-// the report every lab writes (report.hpp).
+// tables, the grader's --check-only / --raw-out / --compare (array_checks.hpp) and its peer
+// timing (--timer-of / --timed-by, array_peer.hpp), reporting in the report every lab writes
+// (report.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -13,17 +14,31 @@
 #include <string>
 #include <vector>
 
+#include "common/array_memory.hpp"
 #include "common/device_info.hpp"
 #include "common/lab_manifest.hpp"
 
 namespace convlab {
 
+// A variant's output array: 4-byte elements, floats or ints. The harness poisons it (a NaN
+// float, or 0x7F7F7F7F, which no variant writes), reads it back and samples it.
+struct ArrayOutput {
+    void* data = nullptr;
+    size_t count = 0;
+    bool integers = false;
+    size_t bytes() const { return count * 4; }
+};
+
 struct ArrayVariant {
     std::string name;                     // e.g. "B read-swapped"; qualified: experiment/name
-    std::function<void()> poison;         // fills the output with values no variant writes
+    ArrayOutput output;
     std::function<void()> launch;         // enqueues the kernel; does not synchronise
-    std::function<std::vector<char>()> fetch;                     // the output's bytes, as the launch left them
-    std::function<std::string(const std::vector<char>&)> verify;  // "" when such bytes are right, else what is wrong
+    // For the inputs loaded now: "" when an output of these bytes is right, else what is wrong.
+    std::function<std::string(const std::vector<char>&)> verify;
+    // The right value of output element i for the inputs loaded now, from those few inputs alone
+    // (the grader's timer spot-checks every timed run); NaN for an element the variant does not write.
+    std::function<double(size_t)> expected_at;
+    double rtol = 0;                      // what a value may differ from expected_at's, relative
     double work = 0;                      // bytes (or flops) one launch moves, under the model
     std::string note;                     // e.g. the occupancy of this block size
 };
@@ -41,8 +56,10 @@ struct ArrayExperiment {
 // "memory/B read-swapped": what --variant, the reports and the raw results name a variant by.
 std::string qualified_name(const ArrayExperiment& e, const ArrayVariant& v);
 
+void poison_output(const ArrayVariant& v);              // enqueued on the default stream
+std::vector<char> fetch_output(const ArrayVariant& v);  // the output's bytes, as the launch left them
 // fetch and verify apart, so that the grader's trusted run can check bytes another process wrote.
-inline std::string check_variant(const ArrayVariant& v) { return v.verify(v.fetch()); }
+inline std::string check_variant(const ArrayVariant& v) { return v.verify(fetch_output(v)); }
 
 // The lab's device arrays, with its experiments bound to them.
 class ArrayWorkspace {
@@ -51,6 +68,10 @@ class ArrayWorkspace {
     virtual size_t bytes() const = 0;  // device memory held: no raw result can be longer
     // The experiments named in keys (all when empty), in the lab's order.
     virtual std::vector<ArrayExperiment> experiments(const std::vector<std::string>& keys) = 0;
+    // Replaces every input with seed's values, generated on the GPU (enqueued on the default
+    // stream): the grader's timer gives each timed run fresh inputs. The variants' verify and
+    // expected_at follow the inputs loaded last.
+    virtual void load_input(uint64_t seed) = 0;
 };
 
 struct ArrayLabSpec {
@@ -66,8 +87,10 @@ struct ArrayLabSpec {
     // The qualified names of the variants of those experiments (all when empty) for arrays of n
     // elements, without a GPU: --variant is checked before the GPU is looked for.
     std::function<std::vector<std::string>(size_t n, const std::vector<std::string>& keys)> variant_names;
-    // The arrays for n elements, their inputs from seed; throws InputError when they do not fit.
-    std::function<std::unique_ptr<ArrayWorkspace>(size_t n, const DeviceInfo& device, double copy_gbs, uint64_t seed)> workspace;
+    // The arrays for n elements in one block from `memory` (asked for once), their inputs from
+    // seed; throws InputError when they do not fit.
+    std::function<std::unique_ptr<ArrayWorkspace>(size_t n, const DeviceInfo& device, double copy_gbs, uint64_t seed, ArrayMemory& memory)>
+        workspace;
     // The report's lines after its GPU line: the lab's ceilings and its arrays.
     std::function<std::vector<std::string>(const DeviceInfo& device, double copy_gbs, size_t n, uint64_t seed)> describe;
 };

@@ -16,9 +16,8 @@
 #include "common/launch_counter.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
+#include "common/image_peer.hpp"
 #include "common/peer_link.hpp"
-#include "common/peer_timer.hpp"
-#include "common/peer_worker.hpp"
 #include "common/reference.hpp"
 #include "common/raw_check.hpp"
 #include "common/raw_result.hpp"
@@ -406,7 +405,8 @@ class LabRun {
     int serve_timer() {
         PeerLink link(options_.timed_by);
         open_gpu();
-        return serve_peer_timer(link, *session_, spec_, options_.masks.front());
+        ImagePeerServer server(*session_, spec_, options_.masks.front());
+        return serve_peer_timer(link, *session_, server);
     }
 
     // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
@@ -416,7 +416,8 @@ class LabRun {
         const Mask& mask = options_.masks.front();
         session_->load_mask(mask);
         const Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
-        PeerTimer timer(link, *session_, image_, mask, options_.border, PeerTimerPlan{options_.warmup, options_.reps});
+        ImagePeerTarget target(*session_, image_, mask, options_.border);
+        PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
             if (!selected(v.name)) continue;
             VariantResult r = row(c, v.name, v.description, "gpu");

@@ -110,6 +110,7 @@ static RunOptionsText image_lab_text() {
     text.raw_out_help = "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with "
                         "timing the last timed repetition's (none for a GPU variant that launched no kernel)";
     text.compare_help = "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant";
+    text.peer_accepts = "one --mask, --image random, no --tile-to";
     return text;
 }
 
@@ -133,9 +134,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Output")
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>());
     parser.add_options("Grading")
-        ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number; the raw result is the last one's (input seed + warmup + reps for a GPU variant, seed + cpu-reps for a CPU one)")
-        ("timer-of", "the grader's timer: time the GPU variants of the program at the other end of socket FD, on a fresh input each repetition that this process makes and checks", cxxopts::value<std::string>())
-        ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>());
+        ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number; the raw result is the last one's (input seed + warmup + reps for a GPU variant, seed + cpu-reps for a CPU one)");
     // clang-format on
     add_run_options(parser, shared);
     parser.custom_help("[options]");
@@ -190,16 +189,11 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         throw InputError("--fresh-input-each-rep does not take --tile-to (each repetition's input is generated whole)");
     if (!options.compare_file.empty() && options.masks.size() > 1)
         throw InputError("--compare takes one mask, not a sweep; accepted: --mask SPEC");
-    if (args.count("timer-of")) options.timer_of = peer_socket(text("timer-of"), "--timer-of");
-    if (args.count("timed-by")) options.timed_by = peer_socket(text("timed-by"), "--timed-by");
-    if (options.timer_of >= 0 || options.timed_by >= 0) {
-        // Each refusal names what is wrong: the grader's probe once met the default sweep here.
+    if (options.timer_of >= 0 || options.timed_by >= 0) {  // read_run_options refused the shared conflicts
         const std::string peer = options.timer_of >= 0 ? "--timer-of" : "--timed-by";
-        const char* accepted = "; accepted: one --mask, --image random, and neither --check-only, --tile-to nor the other of --timer-of and --timed-by";
-        if (options.timer_of >= 0 && options.timed_by >= 0) throw InputError(std::string("--timer-of and --timed-by together") + accepted);
+        const std::string accepted = "; accepted: " + shared.peer_accepts;
         if (options.masks.size() > 1) throw InputError(peer + " times one mask, not a sweep of " + std::to_string(options.masks.size()) + accepted);
         if (options.image != "random") throw InputError(peer + " times a random image, not --image " + options.image + accepted);
-        if (options.check_only) throw InputError(peer + " times runs, which --check-only leaves out" + accepted);
         if (options.tile_width) throw InputError(peer + " makes its own input, which --tile-to cannot repeat" + accepted);
     }
     if (args.count("out")) options.out_dir = text("out");

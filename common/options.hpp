@@ -28,8 +28,6 @@ struct Options : RunOptions {
     bool demo = false;
     std::string preset;        // --preset: its name (its options are already applied)
     bool fresh_input = false;  // grading: a new random input for every timed rep (seed + 1 + rep), so no answer can be replayed
-    int timer_of = -1;         // grading: time the GPU variants of the program at the other end of this socket (peer_timer.hpp)
-    int timed_by = -1;         // grading: be timed by the grader's process at the other end of this socket (peer_worker.hpp)
 };
 
 // Throws InputError with one line for every bad option or value.

@@ -3,14 +3,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <random>
 
-#include "common/errors.hpp"
-#include "common/reference.hpp"
 #include "common/rng.hpp"
-#include "common/spot_check.hpp"
-#include "common/synthetic.hpp"
 
 #include <unistd.h>
 
@@ -18,18 +13,13 @@ namespace convlab {
 
 namespace {
 constexpr double kReadyTimeoutS = 120;  // the worker's start: CUDA's initialisation, its own set-up
-constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 }
 
-PeerTimer::PeerTimer(PeerLink& link, GpuSession& session, const Image& shape, const Mask& mask, Border border, PeerTimerPlan plan)
-    : link_(link), session_(session), width_(shape.width), height_(shape.height), channels_(shape.channels), mask_(mask),
-      border_(border), plan_(plan) {
+PeerTimer::PeerTimer(PeerLink& link, PeerTarget& target, PeerTimerPlan plan) : link_(link), target_(target), plan_(plan) {
     std::random_device entropy;
     salt_ = (uint64_t(entropy()) << 32) ^ entropy();
-    const std::vector<int> fds = session_.share_buffers();
     PeerMessage buffers = PeerMessage::make(PeerKind::Buffers);
-    buffers.bytes[0] = shape.elements() * sizeof(uint8_t);
-    buffers.bytes[1] = shape.elements() * sizeof(float);
+    const std::vector<int> fds = target_.share(buffers);
     try {
         link_.send(buffers, fds);
     } catch (...) {
@@ -44,15 +34,6 @@ PeerTimer::PeerTimer(PeerLink& link, GpuSession& session, const Image& shape, co
 
 uint64_t PeerTimer::seed_of(int rep) const { return hash4(salt_, 11, uint64_t(rep), 0) >> 2; }
 
-const std::vector<float>& PeerTimer::reference_of_last_rep() {
-    if (last_reference_.empty()) {
-        const Image input = make_random_image(width_, height_, channels_, seed_of(plan_.warmup + plan_.reps - 1));
-        last_reference_.assign(input.elements(), kPoison);
-        conv2d_cpu_omp(input, mask_, border_, last_reference_.data(), 0);
-    }
-    return last_reference_;
-}
-
 void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
     using Clock = std::chrono::steady_clock;
     const auto fail = [&](const char* status, const std::string& why) {
@@ -66,37 +47,32 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
             if (text.rfind(std::string(status) + ": ", 0) == 0) return fail(status, text.substr(std::string(status).size() + 2));
         fail("error", text);
     };
+    if (!target_.select(name)) return fail("error", "no variant '" + name + "' to time");
     try {
         link_.send(PeerMessage::make(PeerKind::Prepare, name));
         const PeerMessage prepared = link_.receive(plan_.answer_timeout_s);
         if (prepared.kind == PeerKind::Failed) return worker_failed(prepared);
         if (prepared.kind != PeerKind::Prepared) return fail("error", "the program answered out of turn");
 
-        const Tolerance tolerance = tolerance_for(mask_);
-        SpotChecker spots(width_, height_, channels_, mask_.radius(), tolerance);
+        SpotChecker spots = target_.spot_checker();
         std::vector<float> sampled(SpotChecker::kValuesPerRun);
         std::vector<double> reported, measured;
         int host_clock = 0;
-        for (int rep = 0; rep < plan_.warmup + plan_.reps; ++rep) {
+        const int runs = plan_.warmup + plan_.reps;
+        for (int rep = 0; rep < runs; ++rep) {
             const uint64_t seed = seed_of(rep);
-            session_.poison_output();
-            session_.run([] {});  // the poison is in place before the clock starts
+            target_.poison();  // in place before the clock starts
             const auto start = Clock::now();
-            session_.run([&] {
-                session_.load_random_input(seed);
-                session_.flush_l2();
-            });
+            target_.load_input(seed);
             PeerMessage go = PeerMessage::make(PeerKind::Go);
             go.rep = rep;
             link_.send(go);
             const PeerMessage done = link_.receive(plan_.answer_timeout_s);
             if (done.kind == PeerKind::Failed) return worker_failed(done);
             if (done.kind != PeerKind::Done || done.rep != rep) return fail("error", "the program answered out of turn");
-            session_.sample_output(spots.draw(), sampled.data());  // waits for whatever the worker left running
+            target_.sample(spots.draw(), sampled.data());  // waits for whatever the worker left running
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-            spots.check(rep, sampled.data(), [&](size_t i) {
-                return reference_value_of_seed(seed, width_, height_, channels_, mask_, border_, i);
-            });
+            spots.check(rep, sampled.data(), [&](size_t i) { return target_.expected_at(seed, i); });
             if (!std::isfinite(done.ms) || done.ms < 0)
                 return fail("fail", "the program reported an impossible time for repetition " + std::to_string(rep));
             if (rep >= plan_.warmup) {
@@ -105,14 +81,10 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
                 host_clock += done.host_clock != 0;
             }
         }
-        std::vector<float> out(size_t(width_) * height_ * channels_, kPoison);
-        session_.fetch_output(out.data());
-        const CheckResult checked = check_output(out.data(), reference_of_last_rep().data(), width_, height_, channels_,
-                                                 tolerance, mask_.radius(), {});
-        r.check = checked;
-        r.status = checked.passed ? "pass" : "fail";
-        r.message = checked.passed ? "the last repetition's result passed; every repetition spot-checked"
-                                   : "the last timed repetition's result failed: " + checked.summary();
+        const std::string wrong = target_.check_output(seed_of(runs - 1), r);
+        r.status = wrong.empty() ? "pass" : "fail";
+        r.message = wrong.empty() ? "the last repetition's result passed; every repetition spot-checked"
+                                  : "the last timed repetition's result failed: " + wrong;
         r.spot_checks = spots.result();
         if (spots.result().failed_runs && r.status == "pass") {
             r.status = "fail";

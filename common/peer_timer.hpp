@@ -1,7 +1,7 @@
 // convlab harness — do not edit in a lab.
 // Peer timing, the grader's side (--timer-of): a program's report of its own speed comes from
 // its own process, which a submission controls, so the grader times it from a process of its own
-// too. This process (the reference build, trusted) owns the timed run's input and output
+// too. This process (the reference build, trusted) owns the timed run's inputs and outputs
 // (shared_device_memory.hpp); the submission's process maps them and runs its kernels there when
 // told (peer_worker.hpp). For every repetition this side, on its own clock:
 //   start -> a fresh input from a seed drawn now from the operating system's entropy (the
@@ -12,16 +12,17 @@
 // against the CPU reference. The submission's own event time comes back with each "done"; the
 // grader compares both with the reference solution's (a report far below what this side measured
 // is forged).
+//
+// PeerTimer runs that protocol for any kind of lab; a PeerTarget is what it runs on: an image
+// lab's input and output (image_peer.hpp), an array lab's arrays (array_peer.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "common/check.hpp"
-#include "common/gpu_session.hpp"
-#include "common/mask.hpp"
 #include "common/peer_link.hpp"
 #include "common/report.hpp"
+#include "common/spot_check.hpp"
 
 namespace convlab {
 
@@ -31,11 +32,35 @@ struct PeerTimerPlan {
     double answer_timeout_s = 30;  // for each "done" (and "prepared")
 };
 
+class PeerTarget {
+  public:
+    virtual ~PeerTarget() = default;
+    // The memory the worker maps: its descriptors (the caller closes them), with their sizes and
+    // what else the worker must know written into `buffers`.
+    virtual std::vector<int> share(PeerMessage& buffers) = 0;
+    // The variant about to be timed (its output, its reference); false when there is no such one.
+    virtual bool select(const std::string& variant) = 0;
+    // Outside the clock, before a repetition: the output poisoned and the device idle.
+    virtual void poison() = 0;
+    // On the clock: the input of `seed` in place and the L2 flushed, the device idle again.
+    virtual void load_input(uint64_t seed) = 0;
+    // Draws the positions a spot check reads, spread as the output's shape asks.
+    virtual SpotChecker spot_checker() const = 0;
+    // values[n] = the output's value at positions[n], read on the GPU by this process.
+    virtual void sample(const std::vector<size_t>& positions, float* values) = 0;
+    // The right value at output position i for the input of `seed` (loaded last), from the few
+    // inputs it needs; NaN where the variant writes nothing.
+    virtual double expected_at(uint64_t seed, size_t i) = 0;
+    // The whole output checked against the reference for the input of `seed` (loaded last): ""
+    // when right, else what is wrong; an image lab fills r.check too.
+    virtual std::string check_output(uint64_t seed, VariantResult& r) = 0;
+};
+
 class PeerTimer {
   public:
-    // Sends the session's shared buffers to the worker and waits for it to be ready. Throws
+    // Sends the target's shared memory to the worker and waits for it to be ready. Throws
     // PeerError when it is not.
-    PeerTimer(PeerLink& link, GpuSession& session, const Image& shape, const Mask& mask, Border border, PeerTimerPlan plan);
+    PeerTimer(PeerLink& link, PeerTarget& target, PeerTimerPlan plan);
 
     // Times the worker's variant `name`; fills r's status, message, time (the worker's own
     // events), peer_time (this side's clock) and spot checks. Never throws for the worker's faults.
@@ -44,16 +69,11 @@ class PeerTimer {
 
   private:
     uint64_t seed_of(int rep) const;
-    const std::vector<float>& reference_of_last_rep();
 
     PeerLink& link_;
-    GpuSession& session_;
-    int width_, height_, channels_;
-    const Mask& mask_;
-    Border border_;
+    PeerTarget& target_;
     PeerTimerPlan plan_;
     uint64_t salt_;
-    std::vector<float> last_reference_;  // the CPU reference of the last repetition's input, once
 };
 
 }  // namespace convlab

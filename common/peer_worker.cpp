@@ -1,7 +1,7 @@
 // convlab harness — do not edit in a lab.
 #include "common/peer_worker.hpp"
 
-#include <algorithm>
+#include <unistd.h>
 
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
@@ -21,36 +21,34 @@ PeerMessage failure(const std::exception& e) {
 
 }  // namespace
 
-int serve_peer_timer(PeerLink& link, GpuSession& session, const LabSpec& spec, const Mask& mask) {
+int serve_peer_timer(PeerLink& link, GpuSession& session, PeerServer& server) {
     try {
         std::vector<int> fds;
         const PeerMessage buffers = link.receive(-1, &fds);
-        if (buffers.kind != PeerKind::Buffers || fds.size() != 2) throw PeerError("the timer's first message holds no buffers");
+        if (buffers.kind != PeerKind::Buffers) throw PeerError("the timer's first message holds no buffers");
         try {
-            session.adopt_shared_buffers(fds[0], buffers.bytes[0], fds[1], buffers.bytes[1]);
-            session.load_mask(mask);
-        } catch (const CudaError& e) {
+            server.adopt(buffers, fds);
+        } catch (const std::exception& e) {
+            for (int fd : fds) ::close(fd);
             link.send(failure(e));
             return kExitCudaError;
         }
         link.send(PeerMessage::make(PeerKind::Ready));
-        const GpuVariant* prepared = nullptr;
+        bool prepared = false;
         for (;;) {
             const PeerMessage request = link.receive(-1);
             if (request.kind == PeerKind::End) return kExitPass;
             try {
                 if (request.kind == PeerKind::Prepare) {
-                    const std::string name = request.text_string();
-                    const auto found = std::find_if(spec.gpu.begin(), spec.gpu.end(), [&](const GpuVariant& v) { return v.name == name; });
-                    if (found == spec.gpu.end()) throw std::runtime_error("no GPU variant '" + name + "'");
-                    prepared = &*found;
-                    if (prepared->prepare) session.run([&] { prepared->prepare(mask); });
+                    prepared = false;
+                    server.prepare(request.text_string());
+                    prepared = true;
                     link.send(PeerMessage::make(PeerKind::Prepared));
                 } else if (request.kind == PeerKind::Go && prepared) {
-                    const ConvArgs& args = session.args();
                     bool outside = false;
+                    session.take_over_gpu();
                     PeerMessage done = PeerMessage::make(PeerKind::Done);
-                    done.ms = session.time_once([&] { prepared->launch(args); }, false, &outside);
+                    done.ms = session.time_once([&] { server.launch(); }, false, &outside);
                     done.rep = request.rep;
                     done.host_clock = outside;
                     link.send(done);

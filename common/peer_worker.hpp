@@ -1,17 +1,30 @@
 // convlab harness — do not edit in a lab.
-// Peer timing, the timed program's side (--timed-by): it maps the grader's timer's input and
-// output (peer_timer.hpp) in place of its own and runs its variants' kernels there when told,
-// one timed run per "go", answering each with its own event time. It checks nothing and reports
-// nothing else: what counts is what the timer measures and reads.
+// Peer timing, the timed program's side (--timed-by): it maps the grader's timer's memory
+// (peer_timer.hpp) in place of its own and runs its variants' kernels there when told, one timed
+// run per "go", answering each with its own event time. It checks nothing and reports nothing
+// else: what counts is what the timer measures and reads.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "common/gpu_session.hpp"
-#include "common/lab.hpp"
 #include "common/peer_link.hpp"
 
 namespace convlab {
 
+// What a kind of lab serves (image_peer.hpp, array_peer.hpp). Each may throw: a CudaError, an
+// exception of errors.hpp, or any other for a request it cannot serve.
+class PeerServer {
+  public:
+    virtual ~PeerServer() = default;
+    // Maps the timer's memory (the descriptors that came with `buffers`; takes them).
+    virtual void adopt(const PeerMessage& buffers, std::vector<int>& fds) = 0;
+    virtual void prepare(const std::string& name) = 0;  // the variant to run, and its untimed set-up
+    virtual void launch() = 0;                          // enqueues the prepared variant once
+};
+
 // Serves the timer until it says it is done or goes away. Returns the exit status: a CUDA error
 // that ruined the context ends the service (kExitCudaError).
-int serve_peer_timer(PeerLink& link, GpuSession& session, const LabSpec& spec, const Mask& mask);
+int serve_peer_timer(PeerLink& link, GpuSession& session, PeerServer& server);
 
 }  // namespace convlab

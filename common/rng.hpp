@@ -29,6 +29,6 @@ CONVLAB_HOST_DEVICE inline uint64_t hash4(uint64_t seed, uint64_t a, uint64_t b,
 CONVLAB_HOST_DEVICE inline uint8_t random_pixel(uint64_t seed, uint64_t i) { return uint8_t(hash4(seed, 7, i, 0) >> 56); }
 
 // Uniform in [0, 1) with 53 random bits.
-inline double unit_double(uint64_t bits) { return double(bits >> 11) * (1.0 / 9007199254740992.0); }
+CONVLAB_HOST_DEVICE inline double unit_double(uint64_t bits) { return double(bits >> 11) * (1.0 / 9007199254740992.0); }
 
 }  // namespace convlab

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common/errors.hpp"
+#include "common/peer_link.hpp"
 #include "common/text_parse.hpp"
 
 namespace convlab {
@@ -24,7 +25,9 @@ void add_run_options(cxxopts::Options& parser, const RunOptionsText& text) {
         ("h,help", "this help");
     parser.add_options("Grading")
         ("raw-out", text.raw_out_help, cxxopts::value<std::string>())
-        ("compare", text.compare_help, cxxopts::value<std::string>());
+        ("compare", text.compare_help, cxxopts::value<std::string>())
+        ("timer-of", "the grader's timer: time the GPU variants of the program at the other end of socket FD, on a fresh input each repetition that this process makes and checks", cxxopts::value<std::string>())
+        ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>());
     // clang-format on
 }
 
@@ -60,6 +63,18 @@ void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& te
                              "; accepted: " + (text.compare_takes_a_file ? "a raw result from --raw-out, or a folder of them"
                                                                          : "a folder of raw results from --raw-out"));
         if (!options.raw_out_dir.empty()) throw InputError("--compare checks raw results; it writes none: drop --raw-out");
+    }
+    if (args.count("timer-of")) options.timer_of = peer_socket(value("timer-of"), "--timer-of");
+    if (args.count("timed-by")) options.timed_by = peer_socket(value("timed-by"), "--timed-by");
+    if (options.timer_of >= 0 || options.timed_by >= 0) {
+        // Each refusal names what is wrong: the grader's probe once met the default sweep here.
+        const std::string peer = options.timer_of >= 0 ? "--timer-of" : "--timed-by";
+        const std::string accepted = "; accepted: " + text.peer_accepts + (text.peer_accepts.empty() ? "" : ", and ") +
+                                     "none of --check-only, --compare, --raw-out nor the other of --timer-of and --timed-by";
+        if (options.timer_of >= 0 && options.timed_by >= 0) throw InputError("--timer-of and --timed-by together" + accepted);
+        if (options.check_only) throw InputError(peer + " times runs, which --check-only leaves out" + accepted);
+        if (!options.compare_file.empty()) throw InputError(peer + " times runs; --compare runs none" + accepted);
+        if (!options.raw_out_dir.empty()) throw InputError(peer + ": the timer checks the results itself, none is written" + accepted);
     }
 }
 

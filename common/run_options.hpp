@@ -28,6 +28,8 @@ struct RunOptions {
     Format format = Format::Text;
     std::string raw_out_dir;   // grading: each variant's result as raw bytes in here
     std::string compare_file;  // grading: check this raw result (or folder of them) instead of running variants
+    int timer_of = -1;         // grading: time the GPU variants of the program at the other end of this socket (peer_timer.hpp)
+    int timed_by = -1;         // grading: be timed by the grader's process at the other end of this socket (peer_worker.hpp)
 };
 
 // What differs between kinds of lab in the shared options' help and accepted values.
@@ -38,10 +40,12 @@ struct RunOptionsText {
     std::string compare_help;        // what --compare checks
     bool compare_takes_a_file = true;  // false: a folder only
     bool csv = true;                 // --format csv is offered
+    std::string peer_accepts;        // what else --timer-of and --timed-by need, for their refusals
 };
 
-// Adds --seed, --variant, --reps, --warmup, --no-flush, --check-only, --format, --help, --raw-out
-// and --compare to `parser`, in its groups "Input", "Run", "Output" and "Grading".
+// Adds --seed, --variant, --reps, --warmup, --no-flush, --check-only, --format, --help, --raw-out,
+// --compare, --timer-of and --timed-by to `parser`, in its groups "Input", "Run", "Output" and
+// "Grading".
 void add_run_options(cxxopts::Options& parser, const RunOptionsText& text);
 
 // Reads them back, checking every value: throws InputError with one line for a bad one.

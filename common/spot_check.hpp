@@ -33,7 +33,8 @@ class SpotChecker {
     // Positions (indices into the row-major, channel-interleaved result) for the run that has
     // just ended, drawn now.
     const std::vector<size_t>& draw();
-    // got[n]: that run's value at draw()'s position n; expected(index): the reference there.
+    // got[n]: that run's value at draw()'s position n; expected(index): the reference there (NaN:
+    // a position the variant does not write, not compared).
     void check(int run, const float* got, const std::function<double(size_t)>& expected);
 
     const SpotChecks& result() const { return result_; }

@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 
-from testkit import ROOT, Skip, lab, run
+from testkit import ROOT, Skip, lab, peer_timed, run
 
 SIZES = ["1", "3", "31", "1000", "1000003"]
 EXPERIMENTS = ["memory", "stride", "offset", "neighbours", "direction", "paths", "blocks", "blocksize", "banks"]
@@ -113,6 +113,28 @@ def grading_modes():
     assert all(r["status"] == "pass" and r["time"]["median_ms"] > 0 for r in timed), timed
 
 
+def peer_timing():
+    """Peer timing (common/array_peer.hpp): the solution, timed by the reference build in another
+    process on the timer's arrays, a fresh input each repetition, passes every repetition's spot
+    check (float and int outputs, a sweep that leaves elements unwritten, shared memory) and the
+    last one's full check; the timer's clock is never shorter than the program's own events; the
+    skeleton's own variants come back not implemented while a given one passes."""
+    timed = ["memory/B read-swapped", "direction/B branch-free", "stride/stride 4", "banks/B padded stride 32", "blocks/B yours"]
+    args = ["--elements", "100003", "--seed", "9", "--variant", ",".join(timed), "--warmup", "1", "--reps", "5", "--format", "json"]
+    doc, worker = peer_timed("lab5-solution", "lab5-solution", args)
+    assert worker == 0, f"the timed program exited {worker}"
+    results = {r["variant"]: r for r in doc["results"]}
+    assert sorted(results) == sorted(timed), sorted(results)
+    for name, r in results.items():
+        assert r["status"] == "pass", (name, r["status"], r.get("message"))
+        assert r["spot_checks"]["runs"] == 6 and r["spot_checks"]["failed_runs"] == 0, (name, r["spot_checks"])
+        assert r["peer_time"]["samples"] == 5 and r["peer_time"]["median_ms"] >= r["time"]["median_ms"], (name, r["peer_time"], r["time"])
+    doc, _ = peer_timed("lab5-solution", "lab5-student", ["--elements", "4099", "--variant", "memory/A write-swapped,memory/B read-swapped",
+                                                          "--warmup", "0", "--reps", "2", "--format", "json"])
+    status = {r["variant"]: r["status"] for r in doc["results"]}
+    assert status == {"memory/A write-swapped": "pass", "memory/B read-swapped": "not-implemented"}, status
+
+
 def sanitizer(tool):
     if not shutil.which("compute-sanitizer"):
         raise Skip("compute-sanitizer is not installed")
@@ -135,6 +157,7 @@ def tests():
         ("lab5 GPU: full-size run, Google Benchmark JSON, every sweep shows its effect", full_size_run_shows_the_effects, True),
         ("lab5 GPU: untouched skeleton reports every TODO not implemented, the given variants pass", skeleton_fails_cleanly, False),
         ("lab5 GPU: the grader's modes: raw results, the trusted compare, the timed JSON", grading_modes, False),
+        ("lab5 GPU: peer timing: timed by the reference build in another process, fresh inputs, checked there", peer_timing, True),
         ("lab5 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck", False),
         ("lab5 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck", False),
     ]

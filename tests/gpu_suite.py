@@ -6,11 +6,9 @@ import io
 import json
 import os
 import shutil
-import socket
-import subprocess
 
 import gpu_lab5
-from testkit import ROOT, Skip, lab, lab_json, run
+from testkit import ROOT, Skip, lab, lab_json, peer_timed, run
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 
@@ -111,21 +109,6 @@ def skeleton_fails_cleanly(n):
     assert own, doc["results"]
     for r in own:
         assert r["status"] == "not-implemented" and "not implemented yet" in r["message"], (r["variant"], r["message"])
-
-
-def peer_timed(timer, worker, args):
-    """The reference build as the grader's timer of `worker` (common/peer_timer.hpp), as the grader
-    runs them: (timer's JSON, worker's exit status)."""
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    with ours, theirs:
-        bins = os.path.join(ROOT, "build", "bin")
-        proc = subprocess.Popen([os.path.join(bins, timer), *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        done = subprocess.run([os.path.join(bins, worker), *args, "--timed-by", str(theirs.fileno())], pass_fds=[theirs.fileno()],
-                              capture_output=True, text=True, timeout=300)
-    out, err = proc.communicate(timeout=300)
-    assert out.strip().startswith("{"), f"the timer wrote no report (exit {proc.returncode}): {err[-2000:]}"
-    return json.loads(out), done.returncode
 
 
 def peer_timing(n):

@@ -58,7 +58,7 @@ def physical_floor():
 def forged_reports_are_caught():
     """Peer timing: a program whose own report leaves out time the grader's process measured
     around its runs (beyond the overhead the reference's runs show, and the slack) is forged;
-    honest noise is not. Only the GPU image labs are peer-timed."""
+    honest noise is not. Every GPU lab is peer-timed; lab 0 (CPU only) is not."""
     f = performance.forged_report
     ref, ref_peer = [1.0, 1.01, 0.99], [1.12, 1.13, 1.11]  # 0.12 ms of protocol overhead
     assert f([1.5, 1.5, 1.5], [1.63, 1.64, 1.62], ref, ref_peer) is None, "the same overhead: honest"
@@ -69,7 +69,7 @@ def forged_reports_are_caught():
     assert "forged time" in f([1.5] * 3, [edge + 0.001] * 3, ref, ref_peer), "just past the slack"
     assert "forged time" in f([0.5, 0.5, 0.5], [1.62, 1.63, 1.61], ref, ref_peer), "reports a third of what it took"
     assert f([0.5], [], ref, ref_peer) is None and f([0.5], [1.6], ref, []) is None, "no peer times: nothing to compare"
-    assert [lab for lab in range(6) if performance.peer_timed(specs.load(lab))] == [1, 2, 3, 4]
+    assert [lab for lab in range(6) if performance.peer_timed(specs.load(lab))] == [1, 2, 3, 4, 5]
 
 
 def spec_mistakes_are_refused():
@@ -535,6 +535,23 @@ def noise_excuses_only_performance():
     assert not too_noisy_to_time(solution(60, [case(1.0, [10.0, 15.0]), case(0.5, [10.0, 10.5])]), spec)
 
 
+def known_bad_verdicts_can_fail():
+    """A known-bad entry's expectations are checked, and a result that does not meet them is
+    named: among them, a performance_problem that no timed case was refused for."""
+    entry = {"name": "slow-and-forges-time", "expect": {"correctness": "full", "performance": "reduced", "performance_problem": "forged time"}}
+    rubric = {"correctness": 60, "performance": 25}
+    caught_case = {"args": ["--elements", "8"], "problem": "forged time: the program reported 0.04 ms, ...", "submission_ms": None}
+    honest_case = {"args": ["--elements", "8"], "problem": None, "submission_ms": 0.1, "reference_ms": 0.1}
+    def result(performance, cases):
+        return {"build": {"ok": True}, "scores": {"correctness": 60, "performance": performance}, "rubric": rubric,
+                "performance": {"cases": cases}}
+    assert known_bad.verdict_problems(entry, result(20, [honest_case, caught_case])) == [], "caught as described"
+    missed = known_bad.verdict_problems(entry, result(25, [honest_case, honest_case]))
+    assert any("expected reduced" in p for p in missed) and any("no timed case was refused for 'forged time'" in p for p in missed), missed
+    other = known_bad.verdict_problems(entry, result(20, [honest_case, dict(caught_case, problem="impossible time: ...")]))
+    assert any("'forged time'" in p for p in other), "refused for another reason is not what the entry says"
+
+
 def results_of(path):
     with open(path) as f:
         return {r["student"]: r for r in json.load(f)["results"]}
@@ -558,6 +575,7 @@ def register(results):
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)
+    results.run("grader: a known-bad verdict names each expectation its result misses", known_bad_verdicts_can_fail)
     results.run("grader: a noisy machine excuses only the reference's own performance points", noise_excuses_only_performance)
     results.run("grader: lab 0 batch: solution full marks, skeleton none, every known-bad as described", grade_batch, 0)
 

@@ -2,6 +2,7 @@
 passes, fails with a reason, or is skipped with a reason; the run ends with one summary line."""
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -92,6 +93,21 @@ def lab_json(binary, *args, env=None, expect=0):
     status, out, err = lab(binary, *args, "--format", "json", env=env)
     assert status == expect, f"{binary} {' '.join(args)}: exit {status}, expected {expect}\n{err[-2000:]}"
     return json.loads(out)
+
+
+def peer_timed(timer, worker, args):
+    """The reference build as the grader's timer of `worker` (common/peer_timer.hpp), as the grader
+    runs them: (timer's JSON, worker's exit status)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with ours, theirs:
+        bins = os.path.join(ROOT, "build", "bin")
+        proc = subprocess.Popen([os.path.join(bins, timer), *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        done = subprocess.run([os.path.join(bins, worker), *args, "--timed-by", str(theirs.fileno())], pass_fds=[theirs.fileno()],
+                              capture_output=True, text=True, timeout=300)
+    out, err = proc.communicate(timeout=300)
+    assert out.strip().startswith("{"), f"the timer wrote no report (exit {proc.returncode}): {err[-2000:]}"
+    return json.loads(out), done.returncode
 
 
 def is_convolution_lab(n):

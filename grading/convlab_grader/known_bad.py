@@ -5,7 +5,9 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case);
   report_excludes: a text that must not appear anywhere in its result (what a cheat tried to smuggle out);
   time_ratio_at_least: in every timed case it was timed in, its median time over the reference's is at
-  least this (a timing trick must not make it look faster than it is).
+  least this (a timing trick must not make it look faster than it is);
+  performance_problem: a text that some timed case's problem holds (the grader refused that case's
+  time for this reason, e.g. "forged time").
 An entry with "needs": "isolation" attacks other submissions or the grader's machine: it is only
 graded where the grader runs as root with namespaces (sandbox.Isolation), since elsewhere the
 attack succeeds by design, as the grader's notes say.
@@ -82,6 +84,9 @@ def verdict_problems(entry, result):
     if p is not None and (want == "full" and p != 1 or want == "zero" and p != 0 or want == "reduced" and p == 1):
         problems.append(f"performance {scores.get('performance')} of {rubric.get('performance')}, expected {want}; "
                         + timing_summary(result))
+    refused = expect.get("performance_problem")
+    if refused and not any(refused in (c.get("problem") or "") for c in (result.get("performance") or {}).get("cases", [])):
+        problems.append(f"no timed case was refused for {refused!r}; " + timing_summary(result))
     for tool, state in expect.get("safety", {}).items():
         got = result.get("sanitizer", {}).get(tool)
         if got is None:

@@ -62,16 +62,17 @@ def idle_threads_factor(row):
 
 
 def fresh_inputs(spec):
-    """Lab 5's own driver does not vary its input between repetitions yet (issue 14 folds it
-    into the common harness); every image lab does."""
+    """Whether the program itself can give each timed repetition a fresh input that the grader
+    can check afterwards (--fresh-input-each-rep): an image lab can; an array lab's fresh inputs
+    come only from the grader's timer (peer timing)."""
     return "elements" not in spec
 
 
 def peer_timed(spec):
-    """A GPU image lab is timed by the grader's own process (--timer-of, common/peer_timer.hpp):
-    the program's report of its own time is checked against it. Lab 0 has no GPU work; lab 5's
-    driver is not on the common harness yet."""
-    return fresh_inputs(spec) and not spec.get("cpu_only")
+    """A GPU lab is timed by the grader's own process (--timer-of, common/peer_timer.hpp), which
+    makes every repetition's input and checks its result: the program's report of its own time
+    is checked against it. Lab 0 has no GPU work."""
+    return not spec.get("cpu_only")
 
 
 def forged_report(sub_reported, sub_peer, ref_reported, ref_peer):
@@ -191,9 +192,11 @@ def peer_timed_run(session, binary, out, perf, identity):
 
 def peer_probe_case(spec):
     """The probe's timed case: the lab's first timed case as drawn for grading (so it carries every
-    option a real timed run does: one mask, a random image, a border, channels) at 64x64."""
+    option a real timed run does: one mask, a random image, a border, channels) at 64x64, or
+    4096 elements for an array lab."""
     first = cases.timed_cases(spec, 0)[0]
-    return {"args": cases.with_option(first["args"], "--size", "64x64"), "variants": first["variants"][:1], "reps": 1,
+    small = ("--elements", "4096") if "elements" in spec else ("--size", "64x64")
+    return {"args": cases.with_option(first["args"], *small), "variants": first["variants"][:1], "reps": 1,
             "warmup": 0, "time_limit_s": 60}
 
 
@@ -302,7 +305,7 @@ def measure(session, sub):
                            "floor_ms": floor,
                            # every run, so that a reader (and the self-test) can see how noisy the machine was
                            "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"],
-                           # the grader's timer around the same runs (peer timing; empty for labs 0 and 5)
+                           # the grader's timer around the same runs (peer timing; empty for lab 0, and where peer timing does not work)
                            "submission_peer_runs_ms": c["sub_peer"], "reference_peer_runs_ms": c["ref_peer"]})
     fractions = [c["fraction"] for c in cases_done]
     sub.result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}

@@ -18,15 +18,17 @@ const std::vector<std::string>& experiment_keys();
 
 constexpr uint64_t kDefaultSeed = 5;
 
-// The device arrays every experiment shares: n floats in (seeded, values in [0, 157]), n floats
-// and n ints out, and the small arrays of experiment 5. Throws InputError when they do not fit.
+// The device arrays every experiment shares, in one block from `memory`: n floats in (seeded,
+// values in [0, 157]), n floats and n ints out, and the small arrays of experiment 5. Throws
+// InputError when they do not fit.
 class Workspace : public convlab::ArrayWorkspace {
   public:
     // seed: where the input values come from (the grader draws a secret one; the default is 5).
-    Workspace(size_t n, const convlab::DeviceInfo& device, double copy_gbs, uint64_t seed = kDefaultSeed);
+    Workspace(size_t n, const convlab::DeviceInfo& device, double copy_gbs, uint64_t seed, convlab::ArrayMemory& memory);
     ~Workspace() override;
     size_t bytes() const override;
     std::vector<convlab::ArrayExperiment> experiments(const std::vector<std::string>& keys) override;
+    void load_input(uint64_t seed) override;
     struct Impl;
 
   private:

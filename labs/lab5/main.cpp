@@ -33,8 +33,8 @@ ArrayLabSpec lab5_spec() {
     spec.elements_help = "array length in floats (default: 8x the GPU's L2 cache)";
     spec.default_elements = lab5::default_elements;
     spec.variant_names = lab5::variant_names;
-    spec.workspace = [](size_t n, const DeviceInfo& device, double copy_gbs, uint64_t seed) {
-        return std::unique_ptr<ArrayWorkspace>(new lab5::Workspace(n, device, copy_gbs, seed));
+    spec.workspace = [](size_t n, const DeviceInfo& device, double copy_gbs, uint64_t seed, ArrayMemory& memory) {
+        return std::unique_ptr<ArrayWorkspace>(new lab5::Workspace(n, device, copy_gbs, seed, memory));
     };
     spec.describe = describe;
     return spec;
