@@ -5,6 +5,7 @@
 
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
+#include "common/launch_counter.hpp"
 #include "common/raw_result.hpp"
 #include "common/text_table.hpp"
 
@@ -23,11 +24,20 @@ VariantResult array_row(const std::string& name, const char* kind) {
 }  // namespace
 
 std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir) {
-    session.run([&] {
-        poison_output(v);
-        v.launch();
-    });
+    session.run([&] { poison_output(v); });
+    int launches = -1;  // unknown: CUPTI is missing, or another tool (compute-sanitizer) holds it
+    {
+        const LaunchCounter counter;
+        session.run(v.launch);
+        if (counter.counting()) launches = counter.launches();
+    }
     const std::vector<char> bytes = fetch_output(v);
+    // Right or not, an output computed on the CPU (or only copied) is not the lesson: it fails,
+    // and no raw result is written for the grader's checker to pass.
+    if (launches == 0) {
+        const std::string wrong = v.verify(bytes);
+        return "launched no kernel: a variant must compute its output on the GPU (" + (wrong.empty() ? "its output was right" : wrong) + ")";
+    }
     // Experiment results may be ints: the file keeps the harness's .f32 name, its bytes are the output's.
     if (!raw_dir.empty()) write_raw_bytes(raw_result_path(raw_dir, qualified_name(e, v)), bytes.data(), bytes.size());
     return v.verify(bytes);

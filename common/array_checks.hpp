@@ -19,7 +19,8 @@ namespace convlab {
 
 // Poisons the output, launches once and checks what the variant wrote, writing those bytes to
 // raw_dir first when it is not empty: the first check of a timed run and of --check-only alike.
-// Returns "" when the output is right, else what is wrong.
+// A launch that started no kernel (counted with CUPTI, launch_counter.hpp) fails whatever it
+// wrote, and leaves no raw result. Returns "" when the output is right, else what is wrong.
 std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir);
 
 // --check-only: one row per variant in report.results. Returns the exit status.
