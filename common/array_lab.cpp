@@ -161,7 +161,7 @@ int run(int argc, char** argv, const ArrayLabSpec& spec) {
     }
     const DeviceInfo& device = session.info();
     const size_t n = options.elements ? size_t(options.elements) : spec.default_elements(device);
-    ArrayMemory memory = options.timer_of >= 0 ? ArrayMemory::exported_block() : ArrayMemory::private_block();
+    ArrayMemory memory = options.timer_of >= 0 ? ArrayMemory::exported_block() : ArrayMemory::separate_arrays();
     const auto workspace = spec.workspace(n, device, session.copy_bandwidth_gbs(), options.seed, memory);
     const std::vector<ArrayExperiment> experiments = selected_variants(workspace->experiments(options.experiments), options.variants);
     Report report = report_header(spec, options, session, n);

@@ -87,7 +87,7 @@ struct ArrayLabSpec {
     // The qualified names of the variants of those experiments (all when empty) for arrays of n
     // elements, without a GPU: --variant is checked before the GPU is looked for.
     std::function<std::vector<std::string>(size_t n, const std::vector<std::string>& keys)> variant_names;
-    // The arrays for n elements in one block from `memory` (asked for once), their inputs from
+    // The arrays for n elements from `memory` (asked for once, array_memory.hpp), their inputs from
     // seed; throws InputError when they do not fit.
     std::function<std::unique_ptr<ArrayWorkspace>(size_t n, const DeviceInfo& device, double copy_gbs, uint64_t seed, ArrayMemory& memory)>
         workspace;

@@ -46,7 +46,7 @@ ArrayMemory::~ArrayMemory() = default;
 ArrayMemory::ArrayMemory(ArrayMemory&&) noexcept = default;
 ArrayMemory& ArrayMemory::operator=(ArrayMemory&&) noexcept = default;
 
-ArrayMemory ArrayMemory::private_block() { return ArrayMemory(std::make_unique<Impl>()); }
+ArrayMemory ArrayMemory::separate_arrays() { return ArrayMemory(std::make_unique<Impl>()); }
 
 ArrayMemory ArrayMemory::exported_block() {
     auto impl = std::make_unique<Impl>();

@@ -24,11 +24,11 @@ struct DeviceArray {
 class ArrayMemory {
   public:
     enum class Kind {
-        Private,   // cudaMalloc: a lab's own run
+        Private,   // one cudaMalloc per array: a lab's own run
         Exported,  // created exportable: the grader's timer (export_fd)
         Imported,  // the timer's block, mapped: the timed program
     };
-    static ArrayMemory private_block();
+    static ArrayMemory separate_arrays();
     static ArrayMemory exported_block();
     // The block another process exported as fd (`bytes` as it was asked for); takes fd.
     static ArrayMemory imported_block(int fd, size_t bytes);

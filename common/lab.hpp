@@ -22,11 +22,18 @@ struct Problem {
     Border border;
 };
 
+// What one output value costs, for the GB/s and GFLOP/s columns and the grader's physical floor.
+struct WorkModel {
+    double bytes_per_value = 5;  // DRAM bytes: 1 B read + 4 B written; a two-pass filter moves 13
+    bool separable = false;      // 2K multiply-adds per value (a row and a column pass), not K*K
+};
+
 struct CpuVariant {
     std::string name;
     std::string description;
     std::function<void(const Problem&, float* h_out, int threads)> run;
     bool sweep_threads = false;  // run once per --threads count (lab 0's scaling table)
+    WorkModel model{};
 };
 
 struct GpuVariant {
@@ -40,6 +47,7 @@ struct GpuVariant {
     // back, free). Timed separately. It may allocate one more copy of the problem's buffers.
     std::function<void(const Problem&, float* h_out)> end_to_end;
     TileShape tile{};  // for the check's "tile edge" hint
+    WorkModel model{};
 };
 
 // A source's experiment as one option (--preset NAME): the options it sets, as typed. Options on

@@ -170,6 +170,15 @@ class LabRun {
         return r;
     }
 
+    // A variant's row, with its work model for the derived figures.
+    template <class Variant>
+    VariantResult variant_row(const Case& c, const Variant& v, const char* kind) const {
+        VariantResult r = row(c, v.name, v.description, kind);
+        r.bytes_per_value = v.model.bytes_per_value;
+        r.separable = v.model.separable;
+        return r;
+    }
+
     CheckResult check(const Case& c, const std::vector<float>& got, TileShape tile) const {
         return check_output(got.data(), c.reference.data(), image_.width, image_.height, image_.channels, c.tolerance,
                             c.mask.radius(), tile);
@@ -258,7 +267,7 @@ class LabRun {
         const std::vector<int> counts = v.sweep_threads ? options_.threads : std::vector<int>{1};
         std::vector<float> out(image_.elements());
         for (int threads : counts) {
-            VariantResult r = row(c, v.name, v.description, "cpu");
+            VariantResult r = variant_row(c, v, "cpu");
             r.threads = threads;
             try {
                 std::fill(out.begin(), out.end(), kPoison);
@@ -305,7 +314,7 @@ class LabRun {
     }
 
     void run_gpu_variant(const Case& c, const GpuVariant& v) {
-        VariantResult r = row(c, v.name, v.description, "gpu");
+        VariantResult r = variant_row(c, v, "gpu");
         std::vector<float> out(image_.elements(), kPoison);
         try {
             const ConvArgs& args = session_->args();
@@ -420,7 +429,7 @@ class LabRun {
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
             if (!selected(v.name)) continue;
-            VariantResult r = row(c, v.name, v.description, "gpu");
+            VariantResult r = variant_row(c, v, "gpu");
             timer.time_variant(v.name, r);
             report_.results.push_back(r);
         }
@@ -452,7 +461,7 @@ class LabRun {
     }
 
     void skip(const Case& c, const GpuVariant& v, const std::string& why) {
-        VariantResult r = row(c, v.name, v.description, "gpu");
+        VariantResult r = variant_row(c, v, "gpu");
         r.status = "skipped";
         r.message = why;
         report_.results.push_back(r);

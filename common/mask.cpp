@@ -43,6 +43,19 @@ int parse_size(const std::string& text, const std::string& spec, int max_k) {
     return int(k);
 }
 
+// One weight; `where` names the file line or option it came from.
+float parse_weight(const std::string& word, const std::string& where) {
+    size_t used = 0;
+    float value = 0;
+    try {
+        value = std::stof(word, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != word.size() || !std::isfinite(value)) throw InputError(where + ": '" + word + "' is not a finite number");
+    return value;
+}
+
 Mask from_rows(const std::string& spec, int k, std::vector<float> weights) {
     Mask mask;
     mask.k = k;
@@ -103,19 +116,7 @@ Mask from_file(const std::string& path, int max_k) {
         std::istringstream words(line);
         std::vector<float> row;
         std::string word;
-        while (words >> word) {
-            size_t used = 0;
-            float value = 0;
-            try {
-                value = std::stof(word, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != word.size() || !std::isfinite(value))
-                throw InputError("mask file '" + path + "' line " + std::to_string(number) + ": '" + word +
-                                 "' is not a finite number");
-            row.push_back(value);
-        }
+        while (words >> word) row.push_back(parse_weight(word, "mask file '" + path + "' line " + std::to_string(number)));
         if (row.empty()) continue;
         if (!rows.empty() && row.size() != rows[0].size())
             throw InputError("mask file '" + path + "' line " + std::to_string(number) + ": " +
@@ -137,6 +138,23 @@ Mask from_file(const std::string& path, int max_k) {
 }
 
 }  // namespace
+
+Mask mask_from_vectors(const std::string& row_text, const std::string& col_text, int max_k) {
+    auto vector_of = [&](const std::string& text, const char* option) {
+        std::vector<float> weights;
+        for (const std::string& word : split_list(text)) weights.push_back(parse_weight(word, std::string(option) + " " + text));
+        const int k = int(weights.size());
+        if (k < 1 || k > max_k || k % 2 == 0)
+            throw InputError(std::string(option) + " " + text + " holds " + std::to_string(k) +
+                             " weights; accepted: an odd count from 1 to " + std::to_string(max_k) + " in this lab");
+        return weights;
+    };
+    std::vector<float> row = vector_of(row_text, "--row-mask"), col = vector_of(col_text, "--col-mask");
+    if (row.size() != col.size())
+        throw InputError("--row-mask has " + std::to_string(row.size()) + " weights and --col-mask " + std::to_string(col.size()) +
+                         "; accepted: the same odd count in both");
+    return from_factors("row " + row_text + " x col " + col_text, std::move(row), std::move(col));
+}
 
 Mask parse_mask(const std::string& spec, int max_k) {
     const std::vector<std::string> parts = split_list(spec, ':');

@@ -33,6 +33,10 @@ struct Mask {
 // K must be odd and 1 <= K <= max_k. Every problem is an InputError saying what is accepted.
 Mask parse_mask(const std::string& spec, int max_k);
 
+// A separable mask from its two vectors as comma-separated weights (--row-mask, --col-mask):
+// weights[i*k + j] = col[i] * row[j]. Both must hold the same odd count K, 1 <= K <= max_k.
+Mask mask_from_vectors(const std::string& row, const std::string& col, int max_k);
+
 // The accepted spec forms, for --help and error messages.
 std::string mask_spec_help();
 

@@ -26,17 +26,19 @@ std::string variant_list(const LabSpec& spec) {
 }
 
 // --mask takes one spec or a comma-separated sweep. Every mask is checked before anything runs.
+// A mask smaller than the lab's kernels take is bad input (parse_mask refused larger ones).
+Mask within_lab_sizes(Mask mask, const LabSpec& spec) {
+    if (mask.k < spec.min_mask_size)
+        throw InputError("mask '" + mask.spec + "' is " + std::to_string(mask.k) + "x" + std::to_string(mask.k) +
+                         "; this lab's kernels take masks from " + std::to_string(spec.min_mask_size) + "x" +
+                         std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "x" +
+                         std::to_string(spec.max_mask_size));
+    return mask;
+}
+
 std::vector<Mask> parse_masks(const std::string& list, const LabSpec& spec) {
     std::vector<Mask> masks;
-    for (const std::string& item : split_list(list)) {
-        Mask mask = parse_mask(item, spec.max_mask_size);
-        if (mask.k < spec.min_mask_size)
-            throw InputError("mask '" + item + "' is " + std::to_string(mask.k) + "x" + std::to_string(mask.k) +
-                             "; this lab's kernels take masks from " + std::to_string(spec.min_mask_size) + "x" +
-                             std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "x" +
-                             std::to_string(spec.max_mask_size));
-        masks.push_back(std::move(mask));
-    }
+    for (const std::string& item : split_list(list)) masks.push_back(within_lab_sizes(parse_mask(item, spec.max_mask_size), spec));
     if (masks.empty()) throw InputError("--mask is empty; accepted: " + mask_spec_help());
     return masks;
 }
@@ -125,6 +127,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         ("channels", "1 or 3; converts an image file (default: the file's own; generated: " + std::to_string(spec.default_channels) + ")", cxxopts::value<std::string>())
         ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())
         ("mask", mask_spec_help() + "; K odd, " + std::to_string(spec.min_mask_size) + " to " + std::to_string(spec.max_mask_size) + "; a comma-separated list runs a sweep", cxxopts::value<std::string>()->default_value(spec.default_mask))
+        ("row-mask", "with --col-mask, in place of --mask: a separable mask's row (across x) as K comma-separated weights", cxxopts::value<std::string>())
+        ("col-mask", "with --row-mask: the mask's column (down y), K weights; the mask is column times row", cxxopts::value<std::string>())
         ("border", "zero, clamp, wrap or mirror", cxxopts::value<std::string>()->default_value("zero"))
         ("preset", "a source's experiment (listed below): its options, which those given here override", cxxopts::value<std::string>());
     parser.add_options("Run")
@@ -162,7 +166,15 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     if (args.count("channels")) options.channels = parse_count(text("channels"), "--channels", 1, 3);
     if (options.channels == 2) throw InputError("--channels 2 is not allowed; accepted: 1 or 3");
     if (args.count("tile-to")) parse_size(text("tile-to"), "--tile-to", &options.tile_width, &options.tile_height);
-    options.masks = parse_masks(text("mask"), spec);
+    if (args.count("row-mask") || args.count("col-mask")) {
+        if (!args.count("row-mask") || !args.count("col-mask"))
+            throw InputError(std::string(args.count("row-mask") ? "--row-mask without --col-mask" : "--col-mask without --row-mask") +
+                             "; accepted: both, a separable mask's row and column");
+        if (args.count("mask")) throw InputError("--mask with --row-mask and --col-mask; accepted: one or the other");
+        options.masks = {within_lab_sizes(mask_from_vectors(text("row-mask"), text("col-mask"), spec.max_mask_size), spec)};
+    } else {
+        options.masks = parse_masks(text("mask"), spec);
+    }
     options.border = parse_border(text("border"));
 
     for (const std::string& name : options.variants) {

@@ -37,6 +37,10 @@ struct VariantResult {
     std::optional<SpotChecks> spot_checks;  // every timed run's result, spot-checked
     std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
     int busy_threads = 0;                      // CPU variants: threads that did work, in the median run
+    // The variant's work model (WorkModel in lab.hpp): DRAM bytes and flops per output value.
+    double bytes_per_value = 5;  // 1 B read + 4 B written
+    bool separable = false;      // 2K multiply-adds per value (a row and a column pass), not K*K
+    double flops_per_value() const { return 2.0 * (separable ? 2.0 * mask_size : double(mask_size) * mask_size); }
 
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
@@ -65,7 +69,8 @@ struct Report {
     int cpu_cores = 0;
     std::string baseline;
     // How the figures count bytes and flops; an array lab's tables state their own.
-    std::string byte_model = "bytes = width*height*channels*(1 + 4); flops = 2*k*k*width*height*channels";
+    std::string byte_model = "bytes = width*height*channels*bytes_per_value (1 + 4 unless a row says otherwise); "
+                             "flops = width*height*channels*flops_per_value (2*k*k, or 4*k for a separable row)";
     std::vector<VariantResult> results;
     std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
     double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
@@ -75,8 +80,9 @@ struct Report {
 // (run_options.hpp) with the machine's core count.
 Report report_of_run(int lab, const std::string& title, const RunOptions& options);
 
-// Fills the derived figures of every result under the byte model: each input byte read once,
-// each output float written once; 2*K*K flops per output value (K of the row's own mask).
+// Fills the derived figures of every result under its variant's model: by default each input
+// byte read once and each output float written once, 2*K*K flops per output value (K of the
+// row's own mask); a row's bytes_per_value and separable say otherwise.
 // Speedups compare rows of the same mask.
 void derive_figures(Report& report);
 

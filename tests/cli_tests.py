@@ -121,6 +121,11 @@ def bad_input_cases(tmp):
         "unknown mask": (["--mask", "blurry"], "unknown mask"),
         "unknown border": (["--border", "reflect"], "accepted: zero, clamp, wrap, mirror"),
         "malformed mask file": (["--mask", t("ragged.txt")], "line 2"),
+        "row mask without its column": (["--row-mask", "1,2,1"], "--row-mask without --col-mask"),
+        "row and column of different lengths": (["--row-mask", "1,2,1", "--col-mask", "1,1,1,1,1"], "the same odd count"),
+        "even row mask": (["--row-mask", "1,1", "--col-mask", "1,1"], "an odd count"),
+        "a row weight that is no number": (["--row-mask", "1,x,1", "--col-mask", "1,1,1"], "'x' is not a finite number"),
+        "--mask and a row and column": (["--mask", "box:3", "--row-mask", "1,1,1", "--col-mask", "1,1,1"], "one or the other"),
         "unknown option": (["--frobnicate"], "unknown option --frobnicate; run ./lab1 --help"),
         "option without its value": (["--mask"], "--mask needs a value"),
         "value for a switch": (["--check-only=yes"], "'yes' is not a value that option takes"),
@@ -265,6 +270,28 @@ def raw_results_and_trusted_compare():
         assert status == 2 and "--compare" in err and not out.strip(), (status, out, err)
 
 
+def row_and_column_masks():
+    """--row-mask and --col-mask give a separable mask by its vectors (column times row, not the
+    other way round): the result is the same, bit for bit, as with the two-line mask file of the
+    same vectors, passes against the reference, and differs from the mask with the two swapped."""
+    case = ["--size", "41x29", "--image", "random", "--seed", "4", "--border", "mirror", "--check-only", "--threads", "2"]
+    row, col = "1,2,-3,0.5,1", "0.25,-1,2,1,1"
+    with tempfile.TemporaryDirectory() as tmp:
+        outputs = {}
+        with open(os.path.join(tmp, "two-rows.txt"), "w") as f:
+            f.write(row.replace(",", " ") + "\n" + col.replace(",", " ") + "\n")
+        for name, mask in (("vectors", ["--row-mask", row, "--col-mask", col]), ("file", ["--mask", os.path.join(tmp, "two-rows.txt")]),
+                           ("swapped", ["--row-mask", col, "--col-mask", row])):
+            os.makedirs(os.path.join(tmp, name))
+            doc = lab_json("lab0-solution", *case, *mask, "--raw-out", os.path.join(tmp, name))
+            assert all(r["status"] == "pass" for r in doc["results"]), (name, doc["results"])
+            with open(os.path.join(tmp, name, "openmp.f32"), "rb") as f:
+                outputs[name] = f.read()
+        assert doc["masks"] == ["row " + col + " x col " + row], doc["masks"]
+    assert outputs["vectors"] == outputs["file"], "the vectors and the two-line file of them differ"
+    assert outputs["vectors"] != outputs["swapped"], "swapping row and column changed nothing: the mask is not column x row"
+
+
 def fresh_input_each_rep():
     """--fresh-input-each-rep (the grader's timed runs): every timed run gets a new input, seed + 1
     + its number, and the raw result is the last one's: it passes against seed + cpu-reps and
@@ -387,6 +414,7 @@ def register(results, labs):
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
+    results.run("--row-mask and --col-mask: a separable mask by its vectors, as its two-line file gives it", row_and_column_masks)
     results.run("--fresh-input-each-rep: a new input every timed run, the last one's result kept", fresh_input_each_rep)
     results.run("--out writes input, reference, results and differences", pictures_are_written)
     results.run("image files and --tile-to", image_file_input_and_tiling)

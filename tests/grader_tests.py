@@ -45,12 +45,19 @@ def idle_threads_are_charged():
 
 def physical_floor():
     """The least time a correct run can take: bytes at the copy bandwidth or flops at the FP32
-    peak, whichever is larger, times the margin; none without a GPU's figures."""
+    peak, whichever is larger, times the margin, under the variant's own work model from the
+    reference's report (a separable variant's K^2 floor would call it impossible); none without
+    a GPU's figures."""
     ref = {"device": {"copy_bandwidth_gbs": 3000.0, "fp32_peak_gflops": 60000.0}}
     small_mask = performance.floor_ms(["--size", "4000x2000", "--channels", "1", "--mask", "box:3"], ref)
     assert abs(small_mask - performance.FLOOR_SHARE * 8e6 * 5 / 3e12 * 1e3) < 1e-12, small_mask  # bytes bound
     big_mask = performance.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], ref)
     assert abs(big_mask - performance.FLOOR_SHARE * 2 * 31 * 31 * 24e6 / 6e13 * 1e3) < 1e-9, big_mask  # flops bound
+    # A separable variant's model, as the reference's report gives it: 13 B and 4 K flops per value
+    two_pass = dict(ref, results=[{"variant": "two-pass", "bytes_per_value": 13, "flops_per_value": 4 * 31}])
+    separable = performance.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], two_pass, "two-pass")
+    assert abs(separable - performance.FLOOR_SHARE * 24e6 * 13 / 3e12 * 1e3) < 1e-9, separable  # bytes bound now
+    assert performance.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], two_pass, "direct") == big_mask
     assert performance.floor_ms(["--size", "64", "--channels", "1", "--mask", "box:3"], {"device": None}) is None
     assert performance.floor_ms(["--elements", "1000"], ref) is None
 
@@ -90,13 +97,16 @@ def spec_mistakes_are_refused():
     unknown["performance"]["cases"][0]["requires"].append("no such variant")
     pinned = json.loads(json.dumps(lab4))
     pinned["sanitizer"]["args"] += ["--border", "zero"]
+    unknown_kind = json.loads(json.dumps(lab4))
+    unknown_kind["random_masks"] = "symmetric"
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
             specs.CASES = tmp
             for lab, broken, why in ((5, comma, "has a comma"), (5, points, "points add to"),
                                      (4, free_time, "must require the variants it times"),
-                                     (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins")):
+                                     (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins"),
+                                     (4, unknown_kind, "random_masks is 'symmetric'")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -111,7 +121,8 @@ def spec_mistakes_are_refused():
 def drawn_cases_differ_by_student():
     """Each student's hidden and timed cases come from the secret mixed with the name; a lab's
     timed cases get different borders; cases sharing arguments (lab 5) still share one draw;
-    the sanitizer covers every border and channel count."""
+    a spec's random masks are separable ones (outer:K:S) when it says so; the sanitizer covers
+    every border and channel count."""
     lab3 = specs.load(3)
     a, b = cases.student_secret(7, "alice"), cases.student_secret(7, "bob")
     assert a != b and cases.student_secret(7, "alice") == a
@@ -127,6 +138,11 @@ def drawn_cases_differ_by_student():
         assert "--seed" in case["args"] and int(w) <= 4096 and int(h) <= 4096, case["args"]
     lab5 = cases.timed_cases(specs.load(5), a)
     assert performance.timing_groups(lab5) == [list(range(len(lab5)))], [c["args"] for c in lab5]
+    drawn = [c["mask"] for c in cases.hidden_cases(lab3, a)]
+    assert any(m.startswith("random:") for m in drawn) and not any(m.startswith("outer:") for m in drawn), drawn
+    separable = [c["mask"] for c in cases.hidden_cases(dict(lab3, random_masks="outer"), a)]
+    assert any(m.startswith("outer:") for m in separable) and not any(m.startswith("random:") for m in separable), separable
+    assert [cases.mask_size(m) for m in separable] == [cases.mask_size(m) for m in drawn], "the same sizes, another kind"
     runs = cases.sanitizer_runs(lab3, a)
     seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
     for tool in lab3["sanitizer"]["tools"]:

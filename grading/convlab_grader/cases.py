@@ -1,6 +1,7 @@
 """The hidden cases of a lab, drawn from its spec and a secret seed at grading time, never
 stored: every shape of the spec, with the borders, channel counts and mask sizes cycled so that
-each appears, and asymmetric random masks whose seeds also come from the secret. Lab 5's spec
+each appears, and asymmetric random masks whose seeds also come from the secret (random:K:S, or
+outer:K:S, asymmetric and separable, where the spec's "random_masks" says "outer"). Lab 5's spec
 lists array lengths ("elements") instead, each with input values from the secret.
 
 Each student's cases come from the session's secret mixed with the student's name, so that no
@@ -20,13 +21,14 @@ def hidden_cases(spec, secret):
     rng = random.Random(secret)
     borders, channels, sizes = spec["borders"], spec["channels"], spec["mask_sizes"]
     named = spec.get("named_masks", [])
+    kind = spec.get("random_masks", "random")  # "outer" for a lab whose variants need separable masks
     cases = []
     per_shape = spec.get("cases_per_shape", 2)
     n = 0
     for shape in spec["shapes"]:
         for _ in range(per_shape):
             k = sizes[n % len(sizes)]
-            mask = named[n // 2 % len(named)] if named and n % 2 else f"random:{k}:{rng.randrange(1, 1 << 30)}"
+            mask = named[n // 2 % len(named)] if named and n % 2 else f"{kind}:{k}:{rng.randrange(1, 1 << 30)}"
             cases.append({"size": shape, "channels": channels[n % len(channels)], "border": borders[n // 2 % len(borders)],
                           "mask": mask, "seed": rng.randrange(1, 1 << 62)})
             n += 1
@@ -125,7 +127,7 @@ def describe(case):
 
 
 def mask_size(mask):
-    """The K of a mask spec: random:K:S, box:K, gauss:K:s; the named 3x3 masks otherwise."""
+    """The K of a mask spec: random:K:S, outer:K:S, box:K, gauss:K:s; the named 3x3 masks otherwise."""
     parts = mask.split(":")
     return int(parts[1]) if len(parts) > 1 else 3
 

@@ -91,11 +91,13 @@ def forged_report(sub_reported, sub_peer, ref_reported, ref_peer):
             f"show {ref_over:.4g} ms of overhead: no performance points")
 
 
-def floor_ms(args, reference_doc):
+def floor_ms(args, reference_doc, variant=None):
     """The least time a correct GPU run of this case can take, with FLOOR_SHARE of margin: its
-    bytes (one read per input byte, one float written per output value) at the copy bandwidth the
-    reference measured, or its flops (2 K^2 per value) at the FP32 peak. None for a case without
-    an image (lab 5) or a run without a GPU (lab 0)."""
+    bytes at the copy bandwidth the reference measured, or its flops at the FP32 peak, under the
+    variant's work model as the reference's own report gives it (by default one read per input
+    byte and one float written per output value, 5 B, and 2 K^2 flops per value; a separable
+    two-pass variant moves 13 B and does 4 K). None for a case without an image (lab 5) or a run
+    without a GPU (lab 0)."""
     device = (reference_doc.get("device") if isinstance(reference_doc, dict) else None) or {}
     bandwidth, peak = device.get("copy_bandwidth_gbs"), device.get("fp32_peak_gflops")
     if not bandwidth or "--size" not in args or "--channels" not in args or "--mask" not in args:
@@ -103,8 +105,10 @@ def floor_ms(args, reference_doc):
     w, _, h = args[args.index("--size") + 1].partition("x")
     values = int(w) * int(h or w) * int(args[args.index("--channels") + 1])
     k = cases.mask_size(args[args.index("--mask") + 1])
-    bytes_ms = values * 5 / (bandwidth * 1e9) * 1e3
-    flops_ms = 2 * k * k * values / (peak * 1e9) * 1e3 if peak else 0.0
+    row = next((r for r in reference_doc.get("results", []) if isinstance(r, dict) and r.get("variant") == variant), {})
+    per_value_bytes, per_value_flops = row.get("bytes_per_value", 5), row.get("flops_per_value", 2 * k * k)
+    bytes_ms = values * per_value_bytes / (bandwidth * 1e9) * 1e3
+    flops_ms = per_value_flops * values / (peak * 1e9) * 1e3 if peak else 0.0
     return FLOOR_SHARE * max(bytes_ms, flops_ms)
 
 
@@ -283,7 +287,7 @@ def measure(session, sub):
                 if peer:
                     c["sub_peer"].append(peer_times[mine])
                     c["ref_peer"].append(ref_peer[best])
-                c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc))
+                c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc, mine))
                 # Far past the curve's end: more runs cannot earn a point, only cost minutes.
                 c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
     cases_done = []

@@ -44,6 +44,9 @@ def load(lab):
     for key in ("variants", *recipe, "rubric", "time_limit_s"):
         if key not in spec:
             raise SpecError(f"{path}: missing '{key}'")
+    if spec.get("random_masks", "random") not in ("random", "outer"):
+        raise SpecError(f"{path}: random_masks is {spec['random_masks']!r}; accepted: \"random\" (asymmetric, any rank) or "
+                        "\"outer\" (asymmetric and separable)")
     # The grader names the variants it runs in one comma-separated --variant list.
     listed = [v["name"] for v in spec["variants"]] + spec.get("sanitizer", {}).get("variants", [])
     listed += [name for case in spec.get("performance", {}).get("cases", []) for name in case["variants"]]

@@ -18,7 +18,7 @@ const std::vector<std::string>& experiment_keys();
 
 constexpr uint64_t kDefaultSeed = 5;
 
-// The device arrays every experiment shares, in one block from `memory`: n floats in (seeded,
+// The device arrays every experiment shares, from `memory` (array_memory.hpp): n floats in (seeded,
 // values in [0, 157]), n floats and n ints out, and the small arrays of experiment 5. Throws
 // InputError when they do not fit.
 class Workspace : public convlab::ArrayWorkspace {

@@ -75,6 +75,21 @@ TEST(Figures, ByteModelAndPeaks) {
     EXPECT_FALSE(report.results[0].pct_copy_bandwidth.has_value());  // the CPU is not held to the GPU's ceiling
 }
 
+TEST(Figures, AVariantsOwnWorkModel) {
+    Report report = sample();
+    VariantResult& two_pass = report.results[2];  // 0.1 ms, a 3x3 mask, 1e6 values
+    two_pass.bytes_per_value = 13;
+    two_pass.separable = true;
+    derive_figures(report);
+    EXPECT_NEAR(*two_pass.gb_per_s, 130.0, 1e-9);     // 13 B per value
+    EXPECT_NEAR(*two_pass.gflop_per_s, 120.0, 1e-9);  // 2 * (3 + 3) flops per value
+    EXPECT_NEAR(*report.results[1].gb_per_s, 5.0, 1e-9);  // the others keep 5 B in 1 ms
+    const auto doc = nlohmann::json::parse(render(report, Format::Json));
+    EXPECT_EQ(doc["results"][2]["bytes_per_value"], 13);
+    EXPECT_EQ(doc["results"][2]["flops_per_value"], 12);
+    EXPECT_EQ(doc["results"][1]["flops_per_value"], 18);
+}
+
 TEST(Figures, ParallelEfficiencyInAThreadSweep) {
     Report report = sample();
     report.results = {row("openmp", "cpu", 100.0, 1), row("openmp", "cpu", 30.0, 4)};
