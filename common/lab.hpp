@@ -12,6 +12,7 @@
 #include "common/image.hpp"
 #include "common/lab_manifest.hpp"
 #include "common/mask.hpp"
+#include "common/report.hpp"
 
 namespace convlab {
 
@@ -20,12 +21,6 @@ struct Problem {
     const Image& image;
     const Mask& mask;
     Border border;
-};
-
-// What one output value costs, for the GB/s and GFLOP/s columns and the grader's physical floor.
-struct WorkModel {
-    double bytes_per_value = 5;  // DRAM bytes: 1 B read + 4 B written; a two-pass filter moves 13
-    bool separable = false;      // 2K multiply-adds per value (a row and a column pass), not K*K
 };
 
 struct CpuVariant {

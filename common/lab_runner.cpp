@@ -174,8 +174,7 @@ class LabRun {
     template <class Variant>
     VariantResult variant_row(const Case& c, const Variant& v, const char* kind) const {
         VariantResult r = row(c, v.name, v.description, kind);
-        r.bytes_per_value = v.model.bytes_per_value;
-        r.separable = v.model.separable;
+        r.model = v.model;
         return r;
     }
 

@@ -31,9 +31,9 @@ void derive_figures(Report& report) {
     for (auto& r : report.results) {
         if (!r.time || r.status != "pass") continue;
         const double seconds = r.time->median_ms * 1e-3;
-        const double flops = r.flops_per_value() * values;
+        const double flops = r.model.flops_per_value(r.mask_size) * values;
         r.mpix_per_s = pixels / seconds * 1e-6;
-        r.gb_per_s = r.bytes_per_value * values / seconds * 1e-9;
+        r.gb_per_s = r.model.bytes_per_value * values / seconds * 1e-9;
         r.gflop_per_s = flops / seconds * 1e-9;
         if (r.kind == "gpu" && report.copy_bandwidth_gbs) r.pct_copy_bandwidth = 100.0 * *r.gb_per_s / *report.copy_bandwidth_gbs;
         if (r.kind == "gpu" && report.device) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
@@ -250,7 +250,7 @@ std::string render_json(const Report& report) {
                              {"expected", m.expected}, {"where", m.where}});
         results.push_back({{"variant", r.name}, {"description", r.description}, {"kind", r.kind}, {"threads", r.threads},
                            {"mask", {{"spec", r.mask_spec}, {"size", r.mask_size}}},
-                           {"bytes_per_value", r.bytes_per_value}, {"flops_per_value", r.flops_per_value()},
+                           {"bytes_per_value", r.model.bytes_per_value}, {"flops_per_value", r.model.flops_per_value(r.mask_size)},
                            {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
                            {"status", r.status}, {"message", r.message},
                            {"check", {{"values", r.check.values}, {"bad", r.check.bad}, {"unwritten", r.check.unwritten},

@@ -18,6 +18,14 @@ namespace convlab {
 // Bump when a field changes meaning or disappears; adding a field keeps the version.
 constexpr const char* kReportSchema = "convlab.report/1";
 
+// What one output value costs a variant, for the GB/s and GFLOP/s columns and the grader's
+// physical floor (a lab's variants carry one, lab.hpp).
+struct WorkModel {
+    double bytes_per_value = 5;  // DRAM bytes: 1 B read + 4 B written; a two-pass filter moves 13
+    bool separable = false;      // 2K multiply-adds per value (a row and a column pass), not K*K
+    double flops_per_value(int k) const { return 2.0 * (separable ? 2.0 * k : double(k) * k); }
+};
+
 struct VariantResult {
     std::string name;
     std::string description;
@@ -37,10 +45,7 @@ struct VariantResult {
     std::optional<SpotChecks> spot_checks;  // every timed run's result, spot-checked
     std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
     int busy_threads = 0;                      // CPU variants: threads that did work, in the median run
-    // The variant's work model (WorkModel in lab.hpp): DRAM bytes and flops per output value.
-    double bytes_per_value = 5;  // 1 B read + 4 B written
-    bool separable = false;      // 2K multiply-adds per value (a row and a column pass), not K*K
-    double flops_per_value() const { return 2.0 * (separable ? 2.0 * mask_size : double(mask_size) * mask_size); }
+    WorkModel model;  // the variant's: DRAM bytes and flops per output value
 
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
@@ -82,7 +87,7 @@ Report report_of_run(int lab, const std::string& title, const RunOptions& option
 
 // Fills the derived figures of every result under its variant's model: by default each input
 // byte read once and each output float written once, 2*K*K flops per output value (K of the
-// row's own mask); a row's bytes_per_value and separable say otherwise.
+// row's own mask); a row's model says otherwise.
 // Speedups compare rows of the same mask.
 void derive_figures(Report& report);
 

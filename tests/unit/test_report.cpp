@@ -78,8 +78,7 @@ TEST(Figures, ByteModelAndPeaks) {
 TEST(Figures, AVariantsOwnWorkModel) {
     Report report = sample();
     VariantResult& two_pass = report.results[2];  // 0.1 ms, a 3x3 mask, 1e6 values
-    two_pass.bytes_per_value = 13;
-    two_pass.separable = true;
+    two_pass.model = WorkModel{13, true};
     derive_figures(report);
     EXPECT_NEAR(*two_pass.gb_per_s, 130.0, 1e-9);     // 13 B per value
     EXPECT_NEAR(*two_pass.gflop_per_s, 120.0, 1e-9);  // 2 * (3 + 3) flops per value
