@@ -5,7 +5,6 @@
 
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
-#include "common/launch_counter.hpp"
 #include "common/raw_result.hpp"
 #include "common/text_table.hpp"
 
@@ -25,12 +24,7 @@ VariantResult array_row(const std::string& name, const char* kind) {
 
 std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir) {
     session.run([&] { poison_output(v); });
-    int launches = -1;  // unknown: CUPTI is missing, or another tool (compute-sanitizer) holds it
-    {
-        const LaunchCounter counter;
-        session.run(v.launch);
-        if (counter.counting()) launches = counter.launches();
-    }
+    const int launches = session.run_counting_launches(v.launch);
     const std::vector<char> bytes = fetch_output(v);
     // Right or not, an output computed on the CPU (or only copied) is not the lesson: it fails,
     // and no raw result is written for the grader's checker to pass.

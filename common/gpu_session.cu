@@ -10,6 +10,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
+#include "common/launch_counter.hpp"
 #include "common/rng.hpp"
 #include "common/shared_device_memory.hpp"
 #include "common/text_table.hpp"
@@ -252,6 +253,12 @@ void GpuSession::run(const std::function<void()>& fn) {
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaDeviceSynchronize());
     });
+}
+
+int GpuSession::run_counting_launches(const std::function<void()>& fn) {
+    const LaunchCounter counter;
+    run(fn);
+    return counter.counting() ? counter.launches() : -1;
 }
 
 void GpuSession::take_over_gpu() {

@@ -70,6 +70,10 @@ class GpuSession {
     void take_over_gpu();
     // Runs fn (which enqueues work on the default stream), then synchronises and checks for errors.
     void run(const std::function<void()>& fn);
+    // run(fn), counting the kernels fn launches (CUPTI, launch_counter.hpp): a GPU variant that
+    // launched none computed on the CPU, or only copied. -1 when that is unknown (the kit was
+    // built without CUPTI, or another tool such as compute-sanitizer holds it).
+    int run_counting_launches(const std::function<void()>& fn);
     // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
     // run (warm-ups too), outside the timed region: before_rep(run number) if given, the output
     // poisoned (if asked) and the L2 flushed; after each, after_rep(run number) if given.

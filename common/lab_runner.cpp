@@ -13,7 +13,6 @@
 #include "common/gpu_session.hpp"
 #include "common/guarded_main.hpp"
 #include "common/lab.hpp"
-#include "common/launch_counter.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
 #include "common/image_peer.hpp"
@@ -319,7 +318,7 @@ class LabRun {
             const ConvArgs& args = session_->args();
             if (v.prepare) session_->run([&] { v.prepare(c.mask); });
             session_->poison_output();
-            const int launches = run_counting_launches([&] { v.launch(args); });
+            const int launches = session_->run_counting_launches([&] { v.launch(args); });
             session_->fetch_output(out.data());
             record_check(r, check(c, out, v.tile));
             // Right or not, a result computed on the CPU (or only copied) is not the lesson: it
@@ -372,7 +371,7 @@ class LabRun {
     // The variant's own host code: allocate, copy in, launch, copy out, free; timed as a whole.
     void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
-        if (run_counting_launches([&] { v.end_to_end(c.problem, out.data()); }) == 0) {  // right or not, a result computed on the CPU is not the lesson
+        if (session_->run_counting_launches([&] { v.end_to_end(c.problem, out.data()); }) == 0) {  // right or not, a result computed on the CPU is not the lesson
             r.status = "fail";
             r.message = "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU";
             return;
@@ -392,14 +391,6 @@ class LabRun {
             v.end_to_end(c.problem, out.data());
         }, plan, false);
         recheck_after_timing(r, check(c, out, v.tile));
-    }
-
-    // Runs fn like GpuSession::run; returns the kernels it launched, or -1 when that is unknown
-    // (CUPTI is missing, or another tool holds it).
-    int run_counting_launches(const std::function<void()>& fn) {
-        const LaunchCounter counter;
-        session_->run(fn);
-        return counter.counting() ? counter.launches() : -1;
     }
 
     // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last

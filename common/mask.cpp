@@ -45,14 +45,8 @@ int parse_size(const std::string& text, const std::string& spec, int max_k) {
 
 // One weight; `where` names the file line or option it came from.
 float parse_weight(const std::string& word, const std::string& where) {
-    size_t used = 0;
     float value = 0;
-    try {
-        value = std::stof(word, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != word.size() || !std::isfinite(value)) throw InputError(where + ": '" + word + "' is not a finite number");
+    if (!read_finite(word, &value)) throw InputError(where + ": '" + word + "' is not a finite number");
     return value;
 }
 
@@ -78,13 +72,7 @@ Mask from_factors(const std::string& spec, std::vector<float> row, std::vector<f
 
 Mask gaussian(const std::string& spec, int k, const std::string& sigma_text) {
     double sigma = 0;
-    size_t used = 0;
-    try {
-        sigma = std::stod(sigma_text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (sigma_text.empty() || used != sigma_text.size() || !(sigma > 0) || !std::isfinite(sigma))
+    if (!read_finite(sigma_text, &sigma) || !(sigma > 0))
         throw InputError("mask '" + spec + "': sigma '" + sigma_text + "' must be a positive number");
     std::vector<double> w(size_t(k) * k);
     double sum = 0;

@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
 #include "common/text_parse.hpp"
 
+#include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -22,6 +23,29 @@ long long parse_whole(const std::string& text, const std::string& what) {
     }
     if (text.empty() || used != text.size()) throw InputError(what + " '" + text + "' is not a whole number");
     return value;
+}
+
+namespace {
+
+template <class T, class Convert>
+bool read_finite_as(const std::string& text, T* value, Convert convert) {
+    size_t used = 0;
+    try {
+        *value = convert(text, &used);
+    } catch (const std::exception&) {
+        return false;
+    }
+    return !text.empty() && used == text.size() && std::isfinite(*value);
+}
+
+}  // namespace
+
+bool read_finite(const std::string& text, float* value) {
+    return read_finite_as(text, value, [](const std::string& t, size_t* used) { return std::stof(t, used); });
+}
+
+bool read_finite(const std::string& text, double* value) {
+    return read_finite_as(text, value, [](const std::string& t, size_t* used) { return std::stod(t, used); });
 }
 
 int parse_count(const std::string& text, const std::string& what, long long lo, long long hi) {

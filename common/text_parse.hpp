@@ -1,5 +1,6 @@
 // convlab harness — do not edit in a lab.
-// The one parser of whole numbers and the one list splitter, for options and mask specs alike.
+// The one parser of whole numbers, of real numbers and the one list splitter, for options and
+// mask specs alike.
 // Each throws InputError with one line naming `what` (an option, or "mask 'SPEC': size").
 #pragma once
 #include <string>
@@ -9,6 +10,11 @@ namespace convlab {
 
 long long parse_whole(const std::string& text, const std::string& what);
 int parse_count(const std::string& text, const std::string& what, long long lo, long long hi);
+
+// The whole of text as a finite float (or double), or false: no number, trailing characters,
+// out of the type's range, infinite or NaN. The caller says what was expected.
+bool read_finite(const std::string& text, float* value);
+bool read_finite(const std::string& text, double* value);
 
 // "a,b" -> {a, b}; an empty item is kept ("a,,b", "a," and ",a" each give one), so that whoever
 // reads the items refuses it by name instead of a slip passing unseen. "" -> {}.

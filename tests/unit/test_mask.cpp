@@ -73,6 +73,9 @@ TEST(Mask, FormErrors) {
     EXPECT_NE(error_of("gauss:5").find("gauss:K:SIGMA"), std::string::npos);
     EXPECT_NE(error_of("gauss:5:0").find("positive"), std::string::npos);
     EXPECT_NE(error_of("gauss:5:-1").find("positive"), std::string::npos);
+    EXPECT_NE(error_of("gauss:5:1.5x").find("positive number"), std::string::npos);
+    EXPECT_NE(error_of("gauss:5:inf").find("positive number"), std::string::npos);
+    EXPECT_NE(error_of("gauss:5:1e999").find("positive number"), std::string::npos);
     EXPECT_NE(error_of("random:5").find("random:K:SEED"), std::string::npos);
     EXPECT_NE(error_of("sobel-x:3").find("expected the form"), std::string::npos);
     EXPECT_NE(error_of("blur").find("unknown mask 'blur'"), std::string::npos);
@@ -94,6 +97,8 @@ TEST(Mask, MalformedFiles) {
         {"1 x 3\n", "not a finite number"},  // garbage
         {"# nothing\n", "no numbers"},       // empty
         {"1 nan 1\n1 1 1\n1 1 1\n", "not a finite number"},
+        {"1 1e39 1\n1 1 1\n1 1 1\n", "not a finite number"},  // beyond a float
+        {"1 2x 1\n1 1 1\n1 1 1\n", "not a finite number"},    // trailing text
     };
     for (const auto& [text, expected] : cases) {
         const MaskFile file(text);
