@@ -32,6 +32,10 @@ Tolerance separable_tolerance_for(const Mask& mask) {
     return {2.0 * terms * unit_roundoff * 255.0 * row_sum * col_sum, 0.0};
 }
 
+Tolerance tolerance_for(const Mask& mask, const WorkModel& model) {
+    return model.separable && mask.separable() ? separable_tolerance_for(mask) : tolerance_for(mask);
+}
+
 bool within_tolerance(double got, double expected, Tolerance tolerance) {
     return std::isfinite(got) && std::fabs(got - expected) <= tolerance.atol + tolerance.rtol * std::fabs(expected);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/mask.hpp"
+#include "common/work_model.hpp"
 
 namespace convlab {
 
@@ -29,6 +30,9 @@ Tolerance tolerance_for(const Mask& mask);
 // error, times 255 * sum|row| * sum|col|; zero when both factors are whole numbers and every
 // partial sum stays an integer below 2^24.
 Tolerance separable_tolerance_for(const Mask& mask);
+// A variant's tolerance: its two passes' when its model sums a separable mask's factors (the
+// tighter bound), the K*K sum's otherwise. Every check of that variant's results uses it.
+Tolerance tolerance_for(const Mask& mask, const WorkModel& model);
 
 // Where a kernel's tiles lie, so a mismatch can be reported as "on a tile edge".
 struct TileShape {

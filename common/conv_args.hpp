@@ -16,6 +16,9 @@ struct ConvArgs {
     int channels;          // 1 or 3
     int k;                 // odd mask size; radius k/2
     Border border;
+    // A two-pass filter's intermediate, laid out like d_out and poisoned with it; nullptr unless
+    // the lab asks for it (LabSpec::float_intermediate). Last, so ConvArgs{...} without it still builds.
+    float* d_scratch = nullptr;
 };
 
 }  // namespace convlab

@@ -118,6 +118,7 @@ struct GpuSession::Impl {
     SharedDeviceMemory shared_in, shared_out;
     size_t elements = 0;
     DeviceBuffer<float> mask;
+    DeviceBuffer<float> scratch;  // ConvArgs::d_scratch when the lab asks for it; always this process's own
     DeviceBuffer<uint8_t> flush;  // twice the L2: reading it evicts whatever the kernel left there
     DeviceBuffer<unsigned> flush_sink;
     DeviceBuffer<size_t> sample_positions;  // a spot check's positions and values, sized on first use
@@ -168,10 +169,11 @@ const DeviceInfo& GpuSession::info() const { return impl_->info; }
 double GpuSession::copy_bandwidth_gbs() const { return impl_->copy_gbs; }
 const ConvArgs& GpuSession::args() const { return impl_->args; }
 
-void GpuSession::load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes) {
+void GpuSession::load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes, bool intermediate) {
     const size_t n = image.elements();
     const size_t mask_floats = size_t(max_mask_size) * max_mask_size;
-    const size_t needed = n * (sizeof(uint8_t) + sizeof(float)) + mask_floats * sizeof(float) + extra_bytes;
+    const size_t scratch_floats = intermediate ? n : 0;
+    const size_t needed = n * (sizeof(uint8_t) + sizeof(float)) + (mask_floats + scratch_floats) * sizeof(float) + extra_bytes;
     size_t free_bytes = 0, total = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     free_bytes = std::min(free_bytes, env_memory_limit());
@@ -182,10 +184,11 @@ void GpuSession::load_image(const Image& image, Border border, int max_mask_size
     impl_->in = DeviceBuffer<uint8_t>(n);
     impl_->out = DeviceBuffer<float>(n);
     impl_->mask = DeviceBuffer<float>(mask_floats);
+    impl_->scratch = DeviceBuffer<float>(scratch_floats);
     impl_->in.copy_from_host(image.pixels.data());
     impl_->elements = n;
     impl_->args = ConvArgs{impl_->in.get(), impl_->out.get(), impl_->mask.get(), image.width, image.height,
-                           image.channels, 0, border};
+                           image.channels, 0, border, intermediate ? impl_->scratch.get() : nullptr};
 }
 
 std::vector<int> GpuSession::share_buffers() {
@@ -223,6 +226,8 @@ void GpuSession::load_random_input(uint64_t seed) {
 void GpuSession::poison_output() {
     // All bits set is a NaN in IEEE-754 single precision.
     CUDA_CHECK(cudaMemset(impl_->args.d_out, 0xFF, impl_->elements * sizeof(float)));
+    // A pass that leaves part of the intermediate unwritten must not read the last run's values there.
+    if (impl_->args.d_scratch) CUDA_CHECK(cudaMemset(impl_->args.d_scratch, 0xFF, impl_->elements * sizeof(float)));
 }
 
 void GpuSession::fetch_output(float* h_out) const {

@@ -37,10 +37,11 @@ class GpuSession {
     double copy_bandwidth_gbs() const;
 
     // Allocates and fills the input and output buffers, and room for a mask of up to max_mask_size
-    // squared weights. Throws InputError when that (with `extra_bytes` more that a variant
-    // allocates itself) does not fit in free device memory. The environment variable
-    // CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers the memory assumed free.
-    void load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes);
+    // squared weights; with `intermediate`, a float per value more (ConvArgs::d_scratch). Throws
+    // InputError when that (with `extra_bytes` more that a variant allocates itself) does not fit
+    // in free device memory. The environment variable CONVLAB_DEVICE_MEMORY_LIMIT (bytes) lowers
+    // the memory assumed free.
+    void load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes, bool intermediate);
     // Peer timing (peer_timer.hpp), after load_image. The timer's side: moves the input and
     // output into memory another process can map, and returns a descriptor of each (input first).
     std::vector<int> share_buffers();
@@ -56,7 +57,7 @@ class GpuSession {
     // on the GPU (the grader's fresh input for each timed repetition).
     void load_random_input(uint64_t seed);
 
-    void poison_output();                // NaN in every output float
+    void poison_output();                // NaN in every output float, and in the intermediate's
     void flush_l2();                     // enqueues the L2 eviction time() does before every timed run
     void fetch_output(float* h_out) const;
     // values[n] = the output's value at positions[n] (a spot check's few values, gathered on the GPU).

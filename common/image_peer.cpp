@@ -16,8 +16,15 @@ namespace {
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 }
 
-ImagePeerTarget::ImagePeerTarget(GpuSession& session, const Image& shape, const Mask& mask, Border border)
-    : session_(session), width_(shape.width), height_(shape.height), channels_(shape.channels), mask_(mask), border_(border) {}
+ImagePeerTarget::ImagePeerTarget(GpuSession& session, const LabSpec& spec, const Image& shape, const Mask& mask, Border border)
+    : session_(session), spec_(spec), width_(shape.width), height_(shape.height), channels_(shape.channels), mask_(mask),
+      border_(border), tolerance_(tolerance_for(mask)) {}
+
+bool ImagePeerTarget::select(const std::string& variant) {
+    const auto found = std::find_if(spec_.gpu.begin(), spec_.gpu.end(), [&](const GpuVariant& v) { return v.name == variant; });
+    tolerance_ = tolerance_for(mask_, found == spec_.gpu.end() ? WorkModel{} : found->model);
+    return true;
+}
 
 std::vector<int> ImagePeerTarget::share(PeerMessage& buffers) {
     const size_t values = size_t(width_) * height_ * channels_;
@@ -39,7 +46,7 @@ void ImagePeerTarget::load_input(uint64_t seed) {
 }
 
 SpotChecker ImagePeerTarget::spot_checker() const {
-    return SpotChecker(width_, height_, channels_, mask_.radius(), tolerance_for(mask_));
+    return SpotChecker(width_, height_, channels_, mask_.radius(), tolerance_);
 }
 
 void ImagePeerTarget::sample(const std::vector<size_t>& positions, float* values) { session_.sample_output(positions, values); }
@@ -52,12 +59,12 @@ std::string ImagePeerTarget::check_output(uint64_t seed, VariantResult& r) {
     if (reference_.empty() || reference_seed_ != seed) {  // every variant's last repetition has the same seed
         const Image input = make_random_image(width_, height_, channels_, seed);
         reference_.assign(input.elements(), kPoison);
-        conv2d_cpu_omp(input, mask_, border_, reference_.data(), 0);
+        conv2d_cpu_reference(input, mask_, border_, reference_.data(), spec_.two_pass_reference);
         reference_seed_ = seed;
     }
     std::vector<float> out(size_t(width_) * height_ * channels_, kPoison);
     session_.fetch_output(out.data());
-    r.check = convlab::check_output(out.data(), reference_.data(), width_, height_, channels_, tolerance_for(mask_), mask_.radius(), {});
+    r.check = convlab::check_output(out.data(), reference_.data(), width_, height_, channels_, tolerance_, mask_.radius(), {});
     return r.check.passed ? "" : r.check.summary();
 }
 

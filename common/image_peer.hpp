@@ -17,9 +17,10 @@ namespace convlab {
 class ImagePeerTarget : public PeerTarget {
   public:
     // After session.load_image and load_mask for a random image of shape's size.
-    ImagePeerTarget(GpuSession& session, const Image& shape, const Mask& mask, Border border);
+    ImagePeerTarget(GpuSession& session, const LabSpec& spec, const Image& shape, const Mask& mask, Border border);
     std::vector<int> share(PeerMessage& buffers) override;
-    bool select(const std::string&) override { return true; }  // the worker says whether it has the variant
+    // Takes the variant's tolerance; true whatever the name: the worker says whether it has the variant.
+    bool select(const std::string& variant) override;
     void poison() override;
     void load_input(uint64_t seed) override;
     SpotChecker spot_checker() const override;
@@ -29,9 +30,11 @@ class ImagePeerTarget : public PeerTarget {
 
   private:
     GpuSession& session_;
+    const LabSpec& spec_;
     int width_, height_, channels_;
     const Mask& mask_;
     Border border_;
+    Tolerance tolerance_;  // the selected variant's
     uint64_t reference_seed_ = 0;
     std::vector<float> reference_;  // the CPU reference of reference_seed_'s input, once
 };

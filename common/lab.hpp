@@ -64,6 +64,10 @@ struct LabSpec {
     int default_height = 1999;
     int default_channels = 3;
     int default_cpu_reps = 3;    // a long sweep may time the CPU reference once
+    // Lab 6: a separable mask's reference is summed from its factors in two passes (K up to 63),
+    // and every GPU launch gets ConvArgs::d_scratch, a float per value, for a pass's intermediate.
+    bool two_pass_reference = false;
+    bool float_intermediate = false;
     std::vector<CpuVariant> cpu;
     std::vector<GpuVariant> gpu;
     std::string baseline;        // the variant "vs base" speedups are measured against

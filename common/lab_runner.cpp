@@ -70,6 +70,11 @@ TimingStats time_cpu(const std::function<void()>& fn, int reps) {
     return summarize(samples);
 }
 
+bool has_two_pass_variants(const LabSpec& spec) {
+    const auto two_pass = [](const auto& v) { return v.model.separable; };
+    return std::any_of(spec.cpu.begin(), spec.cpu.end(), two_pass) || std::any_of(spec.gpu.begin(), spec.gpu.end(), two_pass);
+}
+
 // One lab run: every selected variant for every mask of the sweep (usually one mask).
 class LabRun {
   public:
@@ -101,16 +106,16 @@ class LabRun {
     }
 
   private:
-    // What one mask of the sweep needs while its variants run.
+    // What one mask of the sweep needs while its variants run. Each variant's row carries its
+    // own tolerance (tolerance_for(mask, model)): a two-pass sum is held to a tighter one.
     struct Case {
         const Mask& mask;
         Problem problem;
-        Tolerance tolerance;
         std::vector<float> reference;
     };
 
     void run_case(const Mask& mask) {
-        Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
+        Case c{mask, Problem{image_, mask, options_.border}, {}};
         run_reference(c);
         for (const CpuVariant& v : spec_.cpu)
             if (selected(v.name)) run_cpu_variant(c, v);
@@ -142,6 +147,8 @@ class LabRun {
             report_.mask_specs.push_back(m.spec);
             report_.mask_sizes.push_back(m.k);
             report_.tolerances.push_back(tolerance_for(m));
+            const bool two_pass = m.separable() && has_two_pass_variants(spec_);
+            report_.two_pass_tolerances.push_back(two_pass ? std::optional(separable_tolerance_for(m)) : std::nullopt);
         }
         report_.border = border_name(options_.border);
         report_.cpu_reps = options_.cpu_reps;
@@ -158,14 +165,14 @@ class LabRun {
         int max_k = 0;
         for (const Mask& m : options_.masks) max_k = std::max(max_k, m.k);
         const size_t problem_bytes = image_.elements() * (1 + sizeof(float)) + size_t(max_k) * max_k * sizeof(float);
-        session_->load_image(image_, options_.border, max_k, any_end_to_end ? problem_bytes : 0);
+        session_->load_image(image_, options_.border, max_k, any_end_to_end ? problem_bytes : 0, spec_.float_intermediate);
     }
 
     VariantResult row(const Case& c, const std::string& name, const std::string& description, const char* kind) const {
         VariantResult r = result_row(name, description, kind);
         r.mask_spec = c.mask.spec;
         r.mask_size = c.mask.k;
-        r.tolerance = c.tolerance;
+        r.tolerance = tolerance_for(c.mask);
         return r;
     }
 
@@ -174,11 +181,13 @@ class LabRun {
     VariantResult variant_row(const Case& c, const Variant& v, const char* kind) const {
         VariantResult r = row(c, v.name, v.description, kind);
         r.model = v.model;
+        r.tolerance = tolerance_for(c.mask, v.model);
         return r;
     }
 
-    CheckResult check(const Case& c, const std::vector<float>& got, TileShape tile) const {
-        return check_output(got.data(), c.reference.data(), image_.width, image_.height, image_.channels, c.tolerance,
+    // A result of row r's variant, checked within r's tolerance.
+    CheckResult check(const Case& c, const VariantResult& r, const std::vector<float>& got, TileShape tile) const {
+        return check_output(got.data(), c.reference.data(), image_.width, image_.height, image_.channels, r.tolerance,
                             c.mask.radius(), tile);
     }
 
@@ -201,7 +210,7 @@ class LabRun {
     // to the host clock.
     void after_timing(const Case& c, VariantResult& r, const std::vector<float>& out, TileShape tile, const SpotChecker& spots) {
         r.spot_checks = spots.result();
-        if (!options_.fresh_input) recheck_after_timing(r, check(c, out, tile));
+        if (!options_.fresh_input) recheck_after_timing(r, check(c, r, out, tile));
         const SpotChecks& s = spots.result();
         if (s.failed_runs && r.status == "pass") {
             r.status = "fail";
@@ -226,8 +235,8 @@ class LabRun {
     uint64_t fresh_seed(int rep) const { return options_.seed + 1 + uint64_t(rep); }
     Image fresh_input(int rep) const { return make_random_image(image_.width, image_.height, image_.channels, fresh_seed(rep)); }
 
-    SpotChecker spot_checker(const Case& c) const {
-        return SpotChecker(image_.width, image_.height, image_.channels, c.mask.radius(), c.tolerance);
+    SpotChecker spot_checker(const Case& c, const VariantResult& r) const {
+        return SpotChecker(image_.width, image_.height, image_.channels, c.mask.radius(), r.tolerance);
     }
     // The reference value at an index of timed run `rep`'s result: the case's reference, or with
     // fresh inputs the reference of that run's input, computed at that index alone.
@@ -249,14 +258,18 @@ class LabRun {
 
     void run_reference(Case& c) {
         c.reference.assign(image_.elements(), kPoison);
-        conv2d_cpu_omp(image_, c.mask, options_.border, c.reference.data(), 0);
-        VariantResult r = row(c, "openmp-reference", "the harness's CPU reference, double, all cores", "reference");
+        const bool two_pass = spec_.two_pass_reference && c.mask.separable();
+        conv2d_cpu_reference(image_, c.mask, options_.border, c.reference.data(), two_pass);
+        VariantResult r = row(c, "openmp-reference",
+                              two_pass ? "the harness's CPU reference, double, all cores, a row pass then a column pass"
+                                       : "the harness's CPU reference, double, all cores",
+                              "reference");
         r.status = "pass";
         r.message = "the reference every result is checked against";
         r.threads = omp_get_max_threads();
         if (!options_.check_only) {
             std::vector<float> scratch(image_.elements());
-            r.time = time_cpu([&] { conv2d_cpu_omp(image_, c.mask, options_.border, scratch.data(), 0); }, options_.cpu_reps);
+            r.time = time_cpu([&] { conv2d_cpu_reference(image_, c.mask, options_.border, scratch.data(), two_pass); }, options_.cpu_reps);
         }
         report_.results.push_back(r);
     }
@@ -270,13 +283,13 @@ class LabRun {
             try {
                 std::fill(out.begin(), out.end(), kPoison);
                 v.run(c.problem, out.data(), threads);
-                record_check(r, check(c, out, {}));
+                record_check(r, check(c, r, out, {}));
                 const bool timed = r.status == "pass" && !options_.check_only;
                 if (threads == counts.front() && !timed) write_raw(c, v.name, out);
                 if (timed) {
                     std::vector<double> samples, paths;
                     std::vector<int> busy;
-                    SpotChecker spots = spot_checker(c);
+                    SpotChecker spots = spot_checker(c, r);
                     std::vector<float> sampled(SpotChecker::kValuesPerRun);
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
                         // --fresh-input-each-rep: a new input every time (generated outside the timing).
@@ -320,7 +333,7 @@ class LabRun {
             session_->poison_output();
             const int launches = session_->run_counting_launches([&] { v.launch(args); });
             session_->fetch_output(out.data());
-            record_check(r, check(c, out, v.tile));
+            record_check(r, check(c, r, out, v.tile));
             // Right or not, a result computed on the CPU (or only copied) is not the lesson: it
             // fails, and no raw result is written for the grader's checker to pass.
             const bool on_gpu = launches != 0;
@@ -334,7 +347,7 @@ class LabRun {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;
                 if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(fresh_seed(rep)); };
-                SpotChecker spots = spot_checker(c);
+                SpotChecker spots = spot_checker(c, r);
                 std::vector<float> sampled(SpotChecker::kValuesPerRun);
                 const auto spot_check = [&](int rep) {
                     session_->sample_output(spots.draw(), sampled.data());
@@ -378,7 +391,7 @@ class LabRun {
         }
         // A timed run with fresh inputs checks (and grades) the kernels only.
         if (!options_.fresh_input) write_raw(c, end_to_end_result_name(v.name), out);
-        const CheckResult result = check(c, out, v.tile);
+        const CheckResult result = check(c, r, out, v.tile);
         if (!result.passed) {
             record_check(r, result);
             r.message = "kernel passed, end-to-end version failed: " + r.message;
@@ -390,7 +403,7 @@ class LabRun {
             std::fill(out.begin(), out.end(), kPoison);
             v.end_to_end(c.problem, out.data());
         }, plan, false);
-        recheck_after_timing(r, check(c, out, v.tile));
+        recheck_after_timing(r, check(c, r, out, v.tile));
     }
 
     // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last
@@ -414,8 +427,8 @@ class LabRun {
         open_gpu();
         const Mask& mask = options_.masks.front();
         session_->load_mask(mask);
-        const Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
-        ImagePeerTarget target(*session_, image_, mask, options_.border);
+        const Case c{mask, Problem{image_, mask, options_.border}, {}};
+        ImagePeerTarget target(*session_, spec_, image_, mask, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
             if (!selected(v.name)) continue;
@@ -433,15 +446,16 @@ class LabRun {
     // No variant runs.
     int compare_raw_results() {
         const Mask& mask = options_.masks.front();
-        Case c{mask, Problem{image_, mask, options_.border}, tolerance_for(mask), {}};
+        Case c{mask, Problem{image_, mask, options_.border}, {}};
         run_reference(c);
-        const RawCheckTarget target{c.reference, image_.width, image_.height, image_.channels, c.mask.radius(), c.tolerance};
+        const RawCheckTarget target{c.reference, image_.width, image_.height, image_.channels, c.mask};
         bool all_pass = true, any = false;
-        for (const VariantResult& checked : check_raw_results(options_.compare_file, raw_result_names(spec_), target)) {
+        for (const VariantResult& checked : check_raw_results(options_.compare_file, raw_results(spec_), target)) {
             VariantResult r = row(c, checked.name, checked.description, "submitted");
             r.status = checked.status;
             r.message = checked.message;
             r.check = checked.check;
+            r.tolerance = checked.tolerance;
             all_pass = all_pass && r.status == "pass";
             any = true;
             report_.results.push_back(r);

@@ -9,21 +9,23 @@
 
 namespace convlab {
 
-std::vector<std::string> raw_result_names(const LabSpec& spec) {
-    std::vector<std::string> names;
-    for (const CpuVariant& v : spec.cpu) names.push_back(v.name);
+std::vector<RawResult> raw_results(const LabSpec& spec) {
+    std::vector<RawResult> results;
+    for (const CpuVariant& v : spec.cpu) results.push_back({v.name, v.model});
     for (const GpuVariant& v : spec.gpu) {
-        names.push_back(v.name);
-        if (v.end_to_end) names.push_back(end_to_end_result_name(v.name));
+        results.push_back({v.name, v.model});
+        if (v.end_to_end) results.push_back({end_to_end_result_name(v.name), v.model});
     }
-    return names;
+    return results;
 }
 
 namespace {
 
-VariantResult check_one(const std::string& name, const std::string& file, const RawCheckTarget& target) {
+VariantResult check_one(const std::string& name, const WorkModel& model, const std::string& file, const RawCheckTarget& target) {
     VariantResult r;
     r.name = name;
+    r.model = model;
+    r.tolerance = tolerance_for(target.mask, model);
     r.description = "the raw result in " + file;
     r.kind = "submitted";
     // Read at most one float more than expected: a huge file cannot exhaust the grader's memory.
@@ -35,7 +37,7 @@ VariantResult check_one(const std::string& name, const std::string& file, const 
         return r;
     }
     r.check = check_output(got.data(), target.reference.data(), target.width, target.height, target.channels,
-                           target.tolerance, target.mask_radius, {});
+                           r.tolerance, target.mask.radius(), {});
     r.status = r.check.passed ? "pass" : "fail";
     r.message = r.check.summary();
     return r;
@@ -43,16 +45,16 @@ VariantResult check_one(const std::string& name, const std::string& file, const 
 
 }  // namespace
 
-std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<std::string>& names,
+std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
                                              const RawCheckTarget& target) {
     namespace fs = std::filesystem;
-    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), path, target)};
+    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), {}, path, target)};
     std::vector<VariantResult> rows;
     std::set<std::string> named_files;
-    for (const std::string& name : names) {
-        const std::string file = raw_result_path(path, name);
+    for (const RawResult& result : results) {
+        const std::string file = raw_result_path(path, result.name);
         named_files.insert(fs::path(file).filename().string());
-        if (fs::is_regular_file(file)) rows.push_back(check_one(name, file, target));
+        if (fs::is_regular_file(file)) rows.push_back(check_one(result.name, result.model, file, target));
     }
     std::vector<std::string> others;
     for (const auto& entry : fs::directory_iterator(path))
@@ -61,7 +63,7 @@ std::vector<VariantResult> check_raw_results(const std::string& path, const std:
     std::sort(others.begin(), others.end());
     // Under the whole file name, .f32 included: never the name of a result, which a stray file
     // could otherwise take over when that result's own file is missing.
-    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), file, target));
+    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), {}, file, target));
     return rows;
 }
 

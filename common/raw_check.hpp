@@ -14,22 +14,30 @@
 
 namespace convlab {
 
-// What every result must be: the reference of the one input the run that wrote them had.
+// What every result must be: the reference of the one input the run that wrote them had, within
+// the tolerance of the mask and of the result's variant (check.hpp).
 struct RawCheckTarget {
     const std::vector<float>& reference;
     int width = 0, height = 0, channels = 0;
-    int mask_radius = 0;
-    Tolerance tolerance;
+    const Mask& mask;
 };
 
-// Every result the lab can write (its variants' names and their end-to-end parts'), in its order.
-std::vector<std::string> raw_result_names(const LabSpec& spec);
+// A result the lab can write: a variant's, or a variant's end-to-end part's, with its variant's
+// work model (which sets its tolerance).
+struct RawResult {
+    std::string name;
+    WorkModel model;
+};
 
-// path a folder: the file of each of `names` that is there, checked and named by that name, then
+// Every result the lab can write, in its order.
+std::vector<RawResult> raw_results(const LabSpec& spec);
+
+// path a folder: the file of each of `results` that is there, checked and named by its name, then
 // any other .f32 file under its whole file name, "x.f32" (a result no name maps to is still shown,
-// and cannot pass for one). path a file: that file, under its file name without .f32. A result missing from the folder gets no row: the grader says
+// and cannot pass for one), within the direct sum's tolerance. path a file: that file, under its
+// file name without .f32, likewise. A result missing from the folder gets no row: the grader says
 // why the run left none. Rows are kind "submitted" with status "pass" or "fail".
-std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<std::string>& names,
+std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
                                              const RawCheckTarget& target);
 
 }  // namespace convlab

@@ -129,4 +129,11 @@ void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, floa
     });
 }
 
+void conv2d_cpu_reference(const Image& in, const Mask& mask, Border border, float* out, bool two_pass) {
+    if (two_pass && mask.separable())
+        conv2d_cpu_separable(in, mask, border, out, 0);
+    else
+        conv2d_cpu_omp(in, mask, border, out, 0);
+}
+
 }  // namespace convlab

@@ -127,6 +127,30 @@ std::vector<std::vector<std::string>> table(const Report& report, std::vector<Co
     return rows;
 }
 
+std::string describe_tolerance(const Tolerance& tolerance) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%.3g + %.3g*|ref|", tolerance.atol, tolerance.rtol);
+    return text;
+}
+
+// "1 B in + 4 B out per value", and the variants whose model moves other bytes (lab 6's two
+// passes write and read a float intermediate: 13 B).
+std::string describe_byte_models(const Report& report) {
+    std::string text = "1 B in + 4 B out per value";
+    std::vector<std::pair<double, std::vector<std::string>>> others;  // bytes per value, the variants' names
+    for (const VariantResult& r : report.results) {
+        if (r.model.bytes_per_value == WorkModel{}.bytes_per_value || skipped_for_want_of_gpu(report, r)) continue;
+        auto found = std::find_if(others.begin(), others.end(), [&](const auto& o) { return o.first == r.model.bytes_per_value; });
+        if (found == others.end()) found = others.insert(others.end(), {r.model.bytes_per_value, {}});
+        if (std::find(found->second.begin(), found->second.end(), r.name) == found->second.end()) found->second.push_back(r.name);
+    }
+    for (const auto& [bytes, names] : others) {
+        text += "; " + format_sig3(bytes) + " B for ";
+        for (size_t n = 0; n < names.size(); ++n) text += (n ? ", " : "") + names[n];
+    }
+    return text;
+}
+
 std::vector<std::string> header_lines(const Report& report) {
     std::vector<std::string> lines;
     if (report.device) {
@@ -139,8 +163,9 @@ std::vector<std::string> header_lines(const Report& report) {
     for (size_t n = 0; n < report.mask_specs.size(); ++n) {
         const std::string sep = n ? ", " : "";
         masks += sep + report.mask_specs[n] + " (" + std::to_string(report.mask_sizes[n]) + "x" + std::to_string(report.mask_sizes[n]) + ")";
-        char tolerance[96];
-        std::snprintf(tolerance, sizeof tolerance, "%.3g + %.3g*|ref|", report.tolerances[n].atol, report.tolerances[n].rtol);
+        std::string tolerance = describe_tolerance(report.tolerances[n]);
+        if (n < report.two_pass_tolerances.size() && report.two_pass_tolerances[n])
+            tolerance += " (two passes: " + describe_tolerance(*report.two_pass_tolerances[n]) + ")";
         tolerances += sep + (report.mask_specs.size() > 1 ? report.mask_specs[n] + ": " : "") + tolerance;
     }
     if (!report.preset.empty()) lines.push_back("Preset   " + report.preset);
@@ -157,7 +182,7 @@ std::vector<std::string> header_lines(const Report& report) {
                                                    (report.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "), "
                                              : std::string("median of ")) +
                         std::to_string(report.cpu_reps) + " CPU reps; " + std::to_string(report.cpu_cores) +
-                        " CPU cores; byte model: 1 B in + 4 B out per value");
+                        " CPU cores; byte model: " + describe_byte_models(report));
     return lines;
 }
 

@@ -12,19 +12,12 @@
 #include "common/run_options.hpp"
 #include "common/spot_check.hpp"
 #include "common/stats.hpp"
+#include "common/work_model.hpp"
 
 namespace convlab {
 
 // Bump when a field changes meaning or disappears; adding a field keeps the version.
 constexpr const char* kReportSchema = "convlab.report/1";
-
-// What one output value costs a variant, for the GB/s and GFLOP/s columns and the grader's
-// physical floor (a lab's variants carry one, lab.hpp).
-struct WorkModel {
-    double bytes_per_value = 5;  // DRAM bytes: 1 B read + 4 B written; a two-pass filter moves 13
-    bool separable = false;      // 2K multiply-adds per value (a row and a column pass), not K*K
-    double flops_per_value(int k) const { return 2.0 * (separable ? 2.0 * k : double(k) * k); }
-};
 
 struct VariantResult {
     std::string name;
@@ -66,7 +59,9 @@ struct Report {
     uint64_t seed = 0;
     std::vector<std::string> mask_specs;  // one per case of a sweep; usually one
     std::vector<int> mask_sizes;
-    std::vector<Tolerance> tolerances;
+    std::vector<Tolerance> tolerances;  // the direct K*K sum's, one per mask
+    // A separable mask's two-pass tolerance, where the lab has variants that sum its factors; one per mask.
+    std::vector<std::optional<Tolerance>> two_pass_tolerances;
     std::string border;
     int warmup = 0, reps = 0, cpu_reps = 0;
     bool flush_l2 = true;

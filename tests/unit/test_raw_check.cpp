@@ -1,5 +1,6 @@
 // The grader's trusted check of raw results: each row is named by the result it checked, never by
-// a file a submission chose, and a wrong, short or stray file is shown as what it is.
+// a file a submission chose, a wrong, short or stray file is shown as what it is, and each result
+// is held to its variant's tolerance.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mask.hpp"
 #include "common/raw_check.hpp"
 #include "common/raw_result.hpp"
 
@@ -24,6 +26,17 @@ struct Folder {
     ~Folder() { fs::remove_all(path); }
     std::string str() const { return path.string(); }
 };
+
+const Mask& box3() {  // radius 1; not integral, so its tolerance is a few 1e-4
+    static const Mask mask = parse_mask("box:3", 31);
+    return mask;
+}
+
+std::vector<RawResult> named(const std::vector<std::string>& names) {
+    std::vector<RawResult> results;
+    for (const std::string& name : names) results.push_back({name, {}});
+    return results;
+}
 
 std::vector<float> reference() {
     std::vector<float> values(kW * kH * kC);
@@ -51,8 +64,8 @@ TEST(RawCheck, RowsAreNamedByResultNotByFile) {
     write_raw_floats(raw_result_path(dir.str(), end_to_end_result_name("naive")), wrong);
     write_raw_floats(dir.str() + "/stray.f32", ref);
     write_raw_floats(dir.str() + "/odd name.f32", ref);  // not the file of result "odd name" (odd_name.f32)
-    const RawCheckTarget target{ref, kW, kH, kC, 1, Tolerance{1e-6, 1e-6}};
-    const auto got = statuses(check_raw_results(dir.str(), {"memory/B read-swapped", "naive", "naive-end-to-end", "odd name"}, target));
+    const RawCheckTarget target{ref, kW, kH, kC, box3()};
+    const auto got = statuses(check_raw_results(dir.str(), named({"memory/B read-swapped", "naive", "naive-end-to-end", "odd name"}), target));
     const std::map<std::string, std::string> want{
         {"memory/B read-swapped", "pass"}, {"naive-end-to-end", "fail"}, {"stray.f32", "pass"}, {"odd name.f32", "pass"}};
     EXPECT_EQ(got, want);  // "naive" and "odd name" wrote nothing: no row, the grader says why
@@ -62,7 +75,7 @@ TEST(RawCheck, AShortFileFailsWithoutBeingCompared) {
     const Folder dir;
     const std::vector<float> ref = reference();
     write_raw_floats(raw_result_path(dir.str(), "tiled"), std::vector<float>(ref.begin(), ref.end() - 1));
-    const auto rows = check_raw_results(dir.str(), {"tiled"}, RawCheckTarget{ref, kW, kH, kC, 1, Tolerance{}});
+    const auto rows = check_raw_results(dir.str(), named({"tiled"}), RawCheckTarget{ref, kW, kH, kC, box3()});
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].status, "fail");
     EXPECT_NE(rows[0].message.find("holds 19 floats"), std::string::npos) << rows[0].message;
@@ -73,7 +86,7 @@ TEST(RawCheck, OneFileIsCheckedUnderItsFileName) {
     const std::vector<float> ref = reference();
     const std::string file = raw_result_path(dir.str(), "tiled");
     write_raw_floats(file, ref);
-    const auto rows = check_raw_results(file, {}, RawCheckTarget{ref, kW, kH, kC, 1, Tolerance{}});
+    const auto rows = check_raw_results(file, {}, RawCheckTarget{ref, kW, kH, kC, box3()});
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].name, "tiled");
     EXPECT_EQ(rows[0].status, "pass");
@@ -89,5 +102,24 @@ TEST(RawCheck, TheLabsResultNamesIncludeEndToEndParts) {
     gpu.name = "tiled";
     gpu.end_to_end = nullptr;
     spec.gpu.push_back(gpu);
-    EXPECT_EQ(raw_result_names(spec), (std::vector<std::string>{"omp", "naive", "naive-end-to-end", "tiled"}));
+    std::vector<std::string> names;
+    for (const RawResult& r : raw_results(spec)) names.push_back(r.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"omp", "naive", "naive-end-to-end", "tiled"}));
+}
+
+// The same error passes a direct variant's K*K tolerance and fails a two-pass variant's tighter
+// one: the grader holds each result to its own variant's bound, as the lab's run does.
+TEST(RawCheck, ATwoPassResultIsHeldToItsOwnTolerance) {
+    const Folder dir;
+    const Mask gauss = parse_mask("gauss:31:8", 63);
+    const double direct = tolerance_for(gauss).atol, two_pass = separable_tolerance_for(gauss).atol;
+    ASSERT_LT(two_pass, direct);
+    const std::vector<float> ref = reference();
+    std::vector<float> off = ref;
+    off[7] += float((direct + two_pass) / 2);
+    write_raw_floats(raw_result_path(dir.str(), "direct"), off);
+    write_raw_floats(raw_result_path(dir.str(), "fused"), off);
+    const std::vector<RawResult> results{{"direct", WorkModel{}}, {"fused", WorkModel{5, true}}};
+    const auto rows = check_raw_results(dir.str(), results, RawCheckTarget{ref, kW, kH, kC, gauss});
+    EXPECT_EQ(statuses(rows), (std::map<std::string, std::string>{{"direct", "pass"}, {"fused", "fail"}}));
 }
