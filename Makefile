@@ -179,7 +179,7 @@ help:
 	@echo "  make labN SOLUTION=1   build ./labN from the reference solution"
 	@echo "  make demo              build every lab's solution and run each on the built-in image"
 	@echo "  make test              everything this machine can test; ends 'N passed, N failed, N skipped'"
-	@echo "  make test-gpu          the GPU suite alone (fails without a GPU)"
+	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
@@ -218,7 +218,7 @@ test: | deps-test
 	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py,$(NO_TESTS))
 
 test-gpu: | deps-build
-	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --gpu-only,$(NO_TESTS))
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --gpu-only $(if $(LAB),--lab $(LAB)),$(NO_TESTS))
 
 no-solutions:
 	@echo "convlab: make $(MAKECMDGOALS) runs the reference solutions, which a student release does not have"; exit 1

@@ -107,7 +107,7 @@ std::vector<Column> columns(bool sweep) {
 // A GPU variant that did not run because there is no usable GPU: the header's GPU line says why,
 // once, and the text table leaves such rows out (lab 4 has 66 of them).
 bool skipped_for_want_of_gpu(const Report& report, const VariantResult& r) {
-    return r.status == "skipped" && !report.gpu_skipped.empty();
+    return r.kind == "gpu" && r.status == "skipped" && !report.gpu_skipped.empty();
 }
 
 // The table's cells, without the columns that are empty in every row.

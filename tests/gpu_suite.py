@@ -27,12 +27,24 @@ LABS = {
     4: {"shapes": ["1x1", "1x7", "7x1", "2x3", "17x13", "64x64", "129x65", "257x33", "300x77", "1031x769"],
         "masks": ["random:3:1", "random:31:2", "sobel-x", "random:17:3", "random:1:4", "gauss:9:2", "random:5:5", "random:21:6"],
         "sizes": range(1, 32, 2)},
+    # Lab 6's separable variants take rank-1 masks: random ones are outer:K:S (column != row).
+    6: {"shapes": ["1x1", "1x7", "7x1", "2x3", "17x13", "64x64", "65x63", "129x65", "300x77", "1031x769"],
+        "masks": ["outer:3:1", "outer:63:2", "sobel-x", "outer:17:3", "outer:1:4", "gauss:9:2", "box:5", "outer:31:6"],
+        "sizes": range(1, 64, 2), "random": "outer"},
 }
 
 
+def random_mask(n, k, seed):
+    """A random k x k mask of the kind the lab's variants all take."""
+    return f"{LABS.get(n, {}).get('random', 'random')}:{k}:{seed}"
+
+
 def documented_limit(r):
-    """The one skip a solution may report: lab 4's register kernel is compiled for k <= 9."""
-    return r["status"] == "skipped" and r["variant"].startswith("register-") and r["mask"]["size"] > 9
+    """The skips a solution may report: lab 4's register kernel is compiled for k <= 9; lab 6 runs
+    lab 3's kernel and the sequential K x K sum up to k = 31."""
+    k = r["mask"]["size"]
+    return r["status"] == "skipped" and ((r["variant"].startswith("register-") and k > 9) or
+                                         (r["variant"] in ("lab3-tiled", "sequential-direct") and k > 31))
 
 
 def all_pass(doc, where):
@@ -66,7 +78,7 @@ def every_mask_size(n):
     for k in LABS[n]["sizes"]:
         border = BORDERS[k % 4]
         doc = lab_json(f"lab{n}-solution", "--check-only", "--size", "67x45", "--channels", str(1 + 2 * (k % 2 == 1 and k % 4 == 1)),
-                       "--border", border, "--mask", f"random:{k}:{k}", "--image", "random", "--seed", str(k))
+                       "--border", border, "--mask", random_mask(n, k, k), "--image", "random", "--seed", str(k))
         all_pass(doc, f"k={k} {border}")
 
 
@@ -102,7 +114,7 @@ def formats(n):
 
 
 def skeleton_fails_cleanly(n):
-    status, out, err = lab(f"lab{n}-student", "--size", "64x48", "--format", "json", "--mask", "random:3:1")
+    status, out, err = lab(f"lab{n}-student", "--size", "64x48", "--format", "json", "--mask", random_mask(n, 3, 1))
     assert status == 1, f"exit {status}, expected 1\n{err[-2000:]}"
     doc = json.loads(out)
     own = [r for r in doc["results"] if r["kind"] == "gpu" and "(lab" not in r["variant"]]
@@ -142,6 +154,17 @@ def presets_run(n):
         all_pass(doc, f"--preset {name}")
 
 
+def refuses_rank_two(n):
+    """Lab 6: a mask that is not rank 1 is refused by every separable variant (skipped, its rank in
+    one line), never computed wrong; the direct variants still run and pass."""
+    doc = lab_json(f"lab{n}-solution", "--check-only", "--size", "131x67", "--mask", "random:7:3", "--image", "random")
+    rows = {r["variant"]: r for r in doc["results"]}
+    for name in ("two-pass", "fused", "sequential-separable"):
+        assert rows[name]["status"] == "skipped" and "numerical rank is" in rows[name]["message"], rows[name]
+    for name in ("lab3-tiled", "sequential-direct"):
+        assert rows[name]["status"] == "pass", rows[name]
+
+
 def image_too_large_for_the_device():
     status, out, err = lab("lab1-solution", "--size", "1000x1000", "--check-only",
                            env={"CONVLAB_DEVICE_MEMORY_LIMIT": "4000000"})
@@ -152,7 +175,7 @@ def image_too_large_for_the_device():
 def sanitizer(n, tool):
     if not shutil.which("compute-sanitizer"):
         raise Skip("compute-sanitizer is not installed")
-    mask = "random:3:1" if n == 2 else "random:7:1"
+    mask = random_mask(n, 3 if n == 2 else 7, 1)
     status, out, err = run(["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99",
                             os.path.join(ROOT, "build", "bin", f"lab{n}-solution"), "--check-only", "--size", "300x77",
                             "--channels", "3", "--mask", mask, "--border", "mirror"], timeout=900)
@@ -181,6 +204,9 @@ def tests(labs):
         ]
         if n == 4:
             found.append((f"lab{n} GPU: solution passes on a large colour image", large_image, n, False))
+        if n == 6:
+            found.append((f"lab{n} GPU: a mask of rank 2 is refused by the separable variants, the direct ones run",
+                          refuses_rank_two, n, False))
         if n >= 2:  # the labs with shared memory
             found.append((f"lab{n} GPU: compute-sanitizer racecheck finds nothing", sanitizer, n, "racecheck", False))
             found.append((f"lab{n} GPU: compute-sanitizer synccheck finds nothing", sanitizer, n, "synccheck", False))

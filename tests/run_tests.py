@@ -63,7 +63,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gpu-only", action="store_true", help="the GPU suite alone; fails without a GPU")
     parser.add_argument("--grader-gpu", action="store_true", help="the grader's GPU self-test alone (make test-grader-gpu)")
-    parser.add_argument("--lab", type=int, action="append", help="with --grader-gpu: this lab's batch only (repeatable)")
+    parser.add_argument("--lab", type=int, action="append",
+                        help="with --grader-gpu: this lab's batch only; with --gpu-only: this lab's GPU tests only (repeatable)")
     parser.add_argument("--part", default="1/1", help="with --grader-gpu: I/N grades the I-th of N slices of each batch")
     args = parser.parse_args()
     results = Results()
@@ -83,8 +84,9 @@ def main():
         if not gpu_available():
             results.record("GPU suite", "fail", "no usable CUDA device: make test-gpu needs a GPU (make test runs the rest)")
             main_exit(results)
-        cli_tests.register_solution_sweeps(results)
-        gpu_suite.register(results, labs())
+        if not args.lab:
+            cli_tests.register_solution_sweeps(results)
+        gpu_suite.register(results, args.lab or labs())
         main_exit(results)
 
     unit_tests(results)

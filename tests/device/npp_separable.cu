@@ -1,0 +1,131 @@
+// NPP's separable filter, the peer DESIGN section 8 names for lab 6: nppiFilterRowBorder then
+// nppiFilterColumnBorder (32-bit float; NPP has no 8-bit-in, float-out separable filter, so it
+// reads a float image, 4 B a value where lab 6 reads 1), replicated border, on 8192x8192, one
+// channel, for each K of lab 6's sweep with the same Gaussian weights. CUDA events, 3 warm-ups, L2
+// evicted before each rep, median of 15; NPP's result checked at a few points against a sum in
+// double, so a call that did nothing cannot pass for a fast one. Prints one JSON object.
+//   nvcc -O3 -arch=sm_90 -o /tmp/npp_separable tests/device/npp_separable.cu -lnppif -lnppc && /tmp/npp_separable
+#include <cuda_runtime.h>
+#include <npp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CUDA(x) do { cudaError_t e = (x); if (e != cudaSuccess) { std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#define NPP(x) do { NppStatus s = (x); if (s != NPP_SUCCESS) { std::fprintf(stderr, "%s: NPP status %d\n", #x, int(s)); std::exit(1); } } while (0)
+
+namespace {
+
+constexpr int kSide = 8192;
+
+// lab 6's sweep: gauss:K:SIGMA, normalised as convlab's mask.cpp does (sum 1).
+struct Case { int k; double sigma; };
+const Case kCases[] = {{3, 1}, {5, 1.5}, {7, 2}, {9, 2.5}, {15, 4}, {31, 8}, {63, 16}};
+
+std::vector<float> gauss(int k, double sigma) {
+    std::vector<double> w(k);
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += w[i] = std::exp(-0.5 * (i - k / 2) * (i - k / 2) / (sigma * sigma));
+    std::vector<float> f(k);
+    for (int i = 0; i < k; ++i) f[i] = float(w[i] / sum);
+    return f;
+}
+
+__global__ void evict(const float4* p, size_t n, float* sink) {
+    float s = 0;
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) s += p[i].x;
+    if (s == 1234.5f) *sink = s;  // never true: keeps the reads
+}
+
+NppStreamContext context() {
+    NppStreamContext c{};
+    int device = 0;
+    CUDA(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CUDA(cudaGetDeviceProperties(&prop, device));
+    c.hStream = 0;
+    c.nCudaDeviceId = device;
+    c.nMultiProcessorCount = prop.multiProcessorCount;
+    c.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+    c.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+    c.nSharedMemPerBlock = prop.sharedMemPerBlock;
+    c.nCudaDevAttrComputeCapabilityMajor = prop.major;
+    c.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+    CUDA(cudaStreamGetFlags(0, &c.nStreamFlags));
+    return c;
+}
+
+}  // namespace
+
+int main() {
+    const size_t n = size_t(kSide) * kSide;
+    std::vector<float> h_in(n);
+    unsigned state = 12345;
+    for (float& v : h_in) v = float((state = state * 1664525u + 1013904223u) >> 24);  // 0..255, as 8-bit pixels
+    float *d_in, *d_mid, *d_out, *d_sink, *d_taps;
+    float4* d_flush;
+    cudaDeviceProp prop{};
+    CUDA(cudaGetDeviceProperties(&prop, 0));
+    const size_t flush_floats = 2 * size_t(prop.l2CacheSize) / sizeof(float);
+    CUDA(cudaMalloc(&d_in, n * 4));
+    CUDA(cudaMalloc(&d_mid, n * 4));
+    CUDA(cudaMalloc(&d_out, n * 4));
+    CUDA(cudaMalloc(&d_flush, flush_floats * 4));
+    CUDA(cudaMalloc(&d_sink, 4));
+    CUDA(cudaMalloc(&d_taps, 64 * 4));
+    CUDA(cudaMemset(d_flush, 0, flush_floats * 4));
+    CUDA(cudaMemcpy(d_in, h_in.data(), n * 4, cudaMemcpyHostToDevice));
+    const NppStreamContext ctx = context();
+    const NppiSize size{kSide, kSide};
+    const int step = kSide * 4;
+    cudaEvent_t start, stop;
+    CUDA(cudaEventCreate(&start));
+    CUDA(cudaEventCreate(&stop));
+    std::printf("{\"device\": \"%s\", \"side\": %d, \"cases\": [", prop.name, kSide);
+    for (size_t c = 0; c < sizeof kCases / sizeof kCases[0]; ++c) {
+        const int k = kCases[c].k;
+        const std::vector<float> taps = gauss(k, kCases[c].sigma);
+        CUDA(cudaMemcpy(d_taps, taps.data(), k * 4, cudaMemcpyHostToDevice));
+        const auto filter = [&] {
+            NPP(nppiFilterRowBorder_32f_C1R_Ctx(d_in, step, size, NppiPoint{0, 0}, d_mid, step, size, d_taps, k, k / 2,
+                                                NPP_BORDER_REPLICATE, ctx));
+            NPP(nppiFilterColumnBorder_32f_C1R_Ctx(d_mid, step, size, NppiPoint{0, 0}, d_out, step, size, d_taps, k, k / 2,
+                                                   NPP_BORDER_REPLICATE, ctx));
+        };
+        std::vector<float> ms;
+        for (int rep = 0; rep < 18; ++rep) {
+            CUDA(cudaMemset(d_out, 0xFF, n * 4));
+            evict<<<4 * prop.multiProcessorCount, 256>>>(d_flush, flush_floats / 4, d_sink);
+            CUDA(cudaEventRecord(start));
+            filter();
+            CUDA(cudaEventRecord(stop));
+            CUDA(cudaEventSynchronize(stop));
+            float t = 0;
+            CUDA(cudaEventElapsedTime(&t, start, stop));
+            if (rep >= 3) ms.push_back(t);
+        }
+        std::sort(ms.begin(), ms.end());
+        // A few interior points against the sum in double (symmetric taps: flipped or not, the same).
+        double worst = 0;
+        for (int p = 0; p < 16; ++p) {
+            const int x = k + (p * 977) % (kSide - 2 * k), y = k + (p * 1543) % (kSide - 2 * k);
+            double want = 0;
+            for (int i = 0; i < k; ++i)
+                for (int j = 0; j < k; ++j) want += double(taps[i]) * taps[j] * h_in[size_t(y + i - k / 2) * kSide + x + j - k / 2];
+            float got = 0;
+            CUDA(cudaMemcpy(&got, d_out + size_t(y) * kSide + x, 4, cudaMemcpyDeviceToHost));
+            worst = std::max(worst, std::fabs(got - want));
+        }
+        std::printf("%s{\"k\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_abs_error\": %.3g}", c ? ", " : "", k,
+                    ms[ms.size() / 2], ms.front(), worst);
+        if (!(worst < 0.01)) {
+            std::fprintf(stderr, "NPP's result at K = %d is off by %g: not a valid peer\n", k, worst);
+            return 1;
+        }
+    }
+    std::printf("]}\n");
+    return 0;
+}
