@@ -61,11 +61,16 @@ def tally_case(session, sub, tally, index, ran, verdicts):
     skipped = {r.get("variant") for r in reported if isinstance(r, dict) and r.get("status") == "skipped"}
     row = {"case": index, **{k: value for k, value in case.items() if k != "seed"}, "run": ran.describe(), "variants": {}}
     for v in session.spec["variants"]:
-        refused = v.get("max_k") and cases.mask_size(case["mask"]) > v["max_k"] and v["name"] in skipped
+        # Beyond its mask-size limit, or a mask it must not compute (lab 6's separable variants
+        # and a mask of rank 2): the variant earns the case by refusing it.
+        must_refuse = (v.get("max_k") and cases.mask_size(case["mask"]) > v["max_k"]) or case["mask"] in v.get("refuses", [])
+        refused = must_refuse and v["name"] in skipped
         verdict = verdicts.get(v["raw"])
         if verdict is None:
             verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
                        else why_no_result(ran, own, v["name"])}
+        elif must_refuse and not refused:
+            verdict = {"status": "fail", "message": f"computed mask {case['mask']}, which it must refuse"}
         row["variants"][v["label"]] = verdict
         t = tally[v["label"]]
         t["total"] += 1

@@ -47,6 +47,12 @@ def load(lab):
     if spec.get("random_masks", "random") not in ("random", "outer"):
         raise SpecError(f"{path}: random_masks is {spec['random_masks']!r}; accepted: \"random\" (asymmetric, any rank) or "
                         "\"outer\" (asymmetric and separable)")
+    # A variant that must refuse a mask (lab 6's separable variants, a mask of rank 2) is graded
+    # on it only where the hidden cases draw it: from the named masks.
+    for v in spec["variants"]:
+        missing = [m for m in v.get("refuses", []) if m not in spec.get("named_masks", [])]
+        if missing:
+            raise SpecError(f"{path}: variant '{v['name']}' refuses {missing}, which 'named_masks' does not list")
     # The grader names the variants it runs in one comma-separated --variant list.
     listed = [v["name"] for v in spec["variants"]] + spec.get("sanitizer", {}).get("variants", [])
     listed += [name for case in spec.get("performance", {}).get("cases", []) for name in case["variants"]]

@@ -1,5 +1,5 @@
 // convlab lab 6 — do not edit: the functions the driver calls. You write them in
-// conv2d_row_pass.cu, conv2d_column_pass.cu and conv2d_fused.cu.
+// conv2d_separable.cu.
 //
 // A separable K x K mask is a column times a row: weights[i*k + j] = col[i] * row[j] (mask.hpp).
 // Two passes of K taps then replace the K^2 taps of lab 3:
@@ -18,11 +18,10 @@ constexpr int kLab6MaxMaskSize = 63;
 constexpr int kLab6TileWidth = 64;
 constexpr int kLab6TileHeight = 64;
 
-// Each copies the factors its kernels read into its own file's __constant__ arrays. The driver
-// calls them only for a separable mask (it refuses the others, saying the mask's rank).
-void copy_row_to_row_pass_constant(const convlab::Mask& mask);        // mask.row into c_row_pass_row
-void copy_column_to_column_pass_constant(const convlab::Mask& mask);  // mask.col into c_column_pass_col
-void copy_factors_to_fused_constant(const convlab::Mask& mask);       // both into c_fused_row, c_fused_col
+// Copies mask.row and mask.col (k weights each) into your file's __constant__ arrays c_row and
+// c_col. The driver calls it only for a separable mask (it refuses the others, saying the
+// mask's rank).
+void copy_factors_to_constant(const convlab::Mask& mask);
 
 void launch_row_pass(const convlab::ConvArgs& args);     // d_in -> d_scratch, any odd k up to 63
 void launch_column_pass(const convlab::ConvArgs& args);  // d_scratch -> d_out

@@ -1,0 +1,375 @@
+// Lab 6 — separable filters. Reference solution.
+//
+// New since lab 3: a separable K x K mask is a column times a row, so K taps across and then K
+// down replace K^2 taps. Three kernels, sharing their building blocks (below): one block works on
+// one 64 x 64 output tile and one channel plane at a time, in shared memory:
+//
+//   load_tile_transposed   input pixels -> s_in[col][row] as float, the border rule applied
+//   row_pass               s_in -> s_mid[row][col]: sum_j row[j] * s_in[col + j][row]
+//   column_pass            s_mid -> out: sum_i col[i] * s_mid[row + i][col]
+//
+//   conv2d_row_pass_kernel     64 rows of 64 + 2r pixels -> row pass -> args.d_scratch (1 B in, 4 B out)
+//   conv2d_column_pass_kernel  64 + 2r rows of args.d_scratch -> column pass -> args.d_out (4 B in, 4 B out)
+//   conv2d_fused_kernel        (64 + 2r)^2 pixels -> row pass over all 64 + 2r rows -> column pass
+//                              -> args.d_out: 5 B a value, the intermediate never in global memory,
+//                              at the price of the row pass over 2r extra rows ((64 + 2r) / 64 of it)
+//
+// Why transposed: in the row pass lanes take consecutive rows, so each reads s_in[col + j][row]
+// at consecutive addresses (no bank conflict), and a thread slides along its own row: its kRun
+// outputs need kRun + K - 1 inputs, which it loads once into registers. In the column pass lanes
+// take consecutive columns of s_mid and a thread slides down its own column. Both pitches are
+// odd, so the transposing writes do not conflict either.
+//
+// R is the mask radius when known at compile time (the loops unroll, the weights become
+// constant-memory operands of the FMAs); R < 0 means "read it from args.k" (any other K).
+//
+// Build and run:   make lab6 SOLUTION=1 && ./lab6
+#include <cuda_runtime.h>
+
+#include "common/border.hpp"
+#include "common/conv_args.hpp"
+#include "common/cuda_check.cuh"
+#include "common/shared_memory.cuh"
+#include "labs/lab6/lab6.hpp"
+
+using namespace convlab;
+
+__constant__ float c_row[kLab6MaxMaskSize];  // mask.row: the row pass's taps, across x
+__constant__ float c_col[kLab6MaxMaskSize];  // mask.col: the column pass's taps, down y
+
+namespace {
+
+constexpr int kThreads = 256;  // per block, 8 warps
+constexpr int kRun = 8;        // outputs one thread sums along its row (row pass) or column (column pass)
+static_assert(kLab6TileWidth % kRun == 0 && kLab6TileHeight % kRun == 0, "a tile side must hold whole runs");
+static_assert(kLab6TileWidth % 32 == 0, "a tile row is stored by whole warps");
+
+template <int R>
+__device__ __forceinline__ int radius(const ConvArgs& a) {
+    return R >= 0 ? R : a.k / 2;
+}
+
+__host__ __device__ constexpr int odd_at_least(int n) { return n | 1; }
+
+// How many loads a thread has in flight in a tile load: issued together, then stored together,
+// so a block waits for one memory latency per batch rather than one per load.
+constexpr int kLoadBatch = 8;
+
+// One tile load: count elements of type T (a pixel, or a word of 4), element n (row n / cols,
+// column n % cols) read by value(row, col) and written by put(row, col, v). cols is a
+// compile-time constant once R is, so the division is a multiply.
+template <class T, class Value, class Put>
+__device__ __forceinline__ void load_tile(int cols, int count, Value value, Put put) {
+    for (int base = threadIdx.x; base < count; base += kThreads * kLoadBatch) {
+        T v[kLoadBatch];
+#pragma unroll
+        for (int b = 0; b < kLoadBatch; ++b) {
+            const int n = base + b * kThreads, row = n / cols;
+            v[b] = n < count ? value(row, n - row * cols) : T{};
+        }
+#pragma unroll
+        for (int b = 0; b < kLoadBatch; ++b) {
+            const int n = base + b * kThreads, row = n / cols;
+            if (n < count) put(row, n - row * cols, v[b]);
+        }
+    }
+}
+
+// A byte as a float in two instructions: placed in the low mantissa bits of 2^23, minus 2^23
+// (the conversion instruction, I2F, issues at a quarter of the FMA rate).
+__device__ __forceinline__ float byte_to_float(unsigned word, int b) {
+    return __uint_as_float(0x4B000000u | ((word >> (8 * b)) & 0xFFu)) - 8388608.0f;
+}
+
+// rows x cols pixels of channel c from (gx0, gy0) on (either may lie outside the image) into
+// s_in[col * pitch + row] as float.
+__device__ __forceinline__ void load_tile_transposed(const ConvArgs& a, int c, int gx0, int gy0, int cols, int rows,
+                                                     float* s_in, int pitch) {
+    const bool inside = gx0 >= 0 && gy0 >= 0 && gx0 + cols <= a.width && gy0 + rows <= a.height;
+    if (inside && a.channels == 1 && a.width % 4 == 0) {
+        // The common case, one channel and rows of whole words: a 4-byte load brings 4 pixels.
+        // Words from the one holding gx0 on, as many as the widest offset needs (a count known at
+        // compile time, so no division at run time); bytes outside the tile are dropped, and words
+        // past the row's end are not read.
+        const int first = gx0 & ~3, words = (cols + 3) / 4 + 1, words_in_row = (a.width - first) / 4;
+        const unsigned* base = reinterpret_cast<const unsigned*>(a.d_in + size_t(gy0) * a.width + first);
+        const int words_per_row = a.width / 4;
+        load_tile<unsigned>(words, words * rows,
+                   [&](int row, int word) { return word < words_in_row ? base[size_t(row) * words_per_row + word] : 0u; },
+                   [&](int row, int word, unsigned v) {
+#pragma unroll
+                       for (int b = 0; b < 4; ++b) {
+                           const int col = first + 4 * word + b - gx0;
+                           if (col >= 0 && col < cols) s_in[col * pitch + row] = byte_to_float(v, b);
+                       }
+                   });
+        return;
+    }
+    load_tile<float>(
+        cols, cols * rows,
+        [&](int row, int col) {
+            int x = gx0 + col, y = gy0 + row;
+            if (!inside) {
+                x = border_index(x, a.width, a.border);
+                y = border_index(y, a.height, a.border);
+                if (x < 0 || y < 0) return 0.0f;
+            }
+            return float(a.d_in[(size_t(y) * a.width + x) * a.channels + c]);
+        },
+        [&](int row, int col, float v) { s_in[col * pitch + row] = v; });
+}
+
+// The same for floats (the column-pass kernel's input, the row pass's result), row-major:
+// s[row * pitch + col]. Columns past the image's edge read as zero; nothing is computed from them.
+__device__ __forceinline__ void load_float_rows(const ConvArgs& a, const float* src, int c, int gx0, int gy0,
+                                                int cols, int rows, float* s, int pitch) {
+    if (a.channels == 1 && a.width % 4 == 0 && gx0 % 4 == 0 && cols % 4 == 0 && gx0 + cols <= a.width) {
+        // One channel, whole rows of float4 inside the image: a 16-byte load brings 4 values.
+        load_tile<float4>(
+            cols / 4, cols / 4 * rows,
+            [&](int row, int word) {
+                const int y = border_index(gy0 + row, a.height, a.border);
+                return y < 0 ? float4{} : reinterpret_cast<const float4*>(src + size_t(y) * a.width + gx0)[word];
+            },
+            [&](int row, int word, float4 v) {
+                float* d = s + row * pitch + 4 * word;
+                d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
+            });
+        return;
+    }
+    load_tile<float>(
+        cols, cols * rows,
+        [&](int row, int col) {
+            const int x = gx0 + col, y = border_index(gy0 + row, a.height, a.border);
+            return (y < 0 || x >= a.width) ? 0.0f : src[(size_t(y) * a.width + x) * a.channels + c];
+        },
+        [&](int row, int col, float v) { s[row * pitch + col] = v; });
+}
+
+// out[m] = sum_j w[j] * s[(m + j) * stride] for m < kRun: one thread's run of outputs along a row
+// or down a column. With R known, the kRun + 2R inputs are loaded once into registers and every
+// weight is an FMA operand from constant memory; otherwise (any K) each tap is its own load.
+template <int R, class Weights>
+__device__ __forceinline__ void run_of_sums(const ConvArgs& a, Weights w, const float* s, int stride, float (&out)[kRun]) {
+#pragma unroll
+    for (int m = 0; m < kRun; ++m) out[m] = 0.0f;
+    if constexpr (R >= 0) {
+        float v[kRun + 2 * R];
+#pragma unroll
+        for (int t = 0; t < kRun + 2 * R; ++t) v[t] = s[t * stride];
+#pragma unroll
+        for (int j = 0; j < 2 * R + 1; ++j) {
+            const float wj = w[j];
+#pragma unroll
+            for (int m = 0; m < kRun; ++m) out[m] += wj * v[m + j];
+        }
+    } else {
+        const int k = a.k;
+        for (int j = 0; j < k; ++j) {
+            const float wj = w[j];
+#pragma unroll
+            for (int m = 0; m < kRun; ++m) out[m] += wj * s[(m + j) * stride];
+        }
+    }
+}
+
+// s_mid[row * mid_pitch + col] = sum_j w[j] * s_in[(col + j) * pitch + row] for every row < rows
+// and col < kLab6TileWidth. A thread takes kRun neighbouring columns of one row.
+template <int R, class Weights>
+__device__ __forceinline__ void row_pass(const ConvArgs& a, Weights w, const float* s_in, int pitch, int rows,
+                                float* s_mid, int mid_pitch) {
+    constexpr int kRuns = kLab6TileWidth / kRun;
+    for (int item = threadIdx.x; item < rows * kRuns; item += kThreads) {
+        const int run = item / rows, row = item - run * rows;
+        float sum[kRun];
+        run_of_sums<R>(a, w, s_in + run * kRun * pitch + row, pitch, sum);
+#pragma unroll
+        for (int m = 0; m < kRun; ++m) s_mid[row * mid_pitch + run * kRun + m] = sum[m];
+    }
+}
+
+// store(col, row, value) for every col < kLab6TileWidth, row < kLab6TileHeight:
+// value = sum_i w[i] * s_mid[(row + i) * mid_pitch + col]. A thread takes kRun rows of one column.
+template <int R, class Weights, class Store>
+__device__ __forceinline__ void column_pass(const ConvArgs& a, Weights w, const float* s_mid, int mid_pitch, Store store) {
+    constexpr int kRuns = kLab6TileHeight / kRun;
+    for (int item = threadIdx.x; item < kLab6TileWidth * kRuns; item += kThreads) {
+        const int col = item % kLab6TileWidth, run = item / kLab6TileWidth;
+        float sum[kRun];
+        run_of_sums<R>(a, w, s_mid + run * kRun * mid_pitch + col, mid_pitch, sum);
+#pragma unroll
+        for (int m = 0; m < kRun; ++m) store(col, run * kRun + m, sum[m]);
+    }
+}
+
+// Launches kernel over the image's kLab6TileWidth x kLab6TileHeight tiles with `bytes` of
+// dynamic shared memory (allowed first where it exceeds the default 48 KB).
+template <class Kernel>
+void launch_on_tiles(Kernel kernel, size_t bytes, const ConvArgs& args, const char* name) {
+    allow_dynamic_shared_memory(kernel, bytes, name);
+    const dim3 grid((args.width + kLab6TileWidth - 1) / kLab6TileWidth, (args.height + kLab6TileHeight - 1) / kLab6TileHeight);
+    kernel<<<grid, kThreads, bytes>>>(args);
+    CUDA_CHECK_LAUNCH();
+}
+
+// Calls launch.template operator()<R>() with R the mask's radius when it is one the sweeps use
+// (K = 3, 5, 7, 9, 15, 31, 63: fully unrolled), else with R = -1 (any K, loops not unrolled).
+template <class Launch>
+void dispatch_radius(int k, Launch launch) {
+    switch (k / 2) {
+        case 1: return launch.template operator()<1>();
+        case 2: return launch.template operator()<2>();
+        case 3: return launch.template operator()<3>();
+        case 4: return launch.template operator()<4>();
+        case 7: return launch.template operator()<7>();
+        case 15: return launch.template operator()<15>();
+        case 31: return launch.template operator()<31>();
+        default: return launch.template operator()<-1>();
+    }
+}
+
+// Output value (x, y) of channel c, where it lies inside the image (a tile may overhang it).
+__device__ __forceinline__ void store_output(const ConvArgs& a, int c, int x, int y, float value) {
+    if (x < a.width && y < a.height) a.d_out[(size_t(y) * a.width + x) * a.channels + c] = value;
+}
+
+struct RowWeights {
+    __device__ float operator[](int j) const { return c_row[j]; }
+};
+struct ColumnWeights {
+    __device__ float operator[](int i) const { return c_col[i]; }
+};
+
+// ---- The row pass ----------------------------------------------------------------------------
+
+// Shared memory: the input tile transposed, 64 + 2r columns of 64 (+1) rows, then the sums,
+// 64 rows of 64 (+1) columns, staged so that the writes to global memory go along rows.
+struct RowPassLayout {
+    int cols_in, in_pitch, mid_pitch;
+    __host__ __device__ explicit RowPassLayout(int r)
+        : cols_in(kLab6TileWidth + 2 * r), in_pitch(odd_at_least(kLab6TileHeight)), mid_pitch(kLab6TileWidth + 1) {}
+    __host__ __device__ int floats() const { return cols_in * in_pitch + kLab6TileHeight * mid_pitch; }
+};
+
+template <int R>
+__global__ void __launch_bounds__(kThreads) conv2d_row_pass_kernel(ConvArgs a) {
+    extern __shared__ float s_tile[];
+    const int r = radius<R>(a);
+    const RowPassLayout layout(r);
+    float* s_in = s_tile;
+    float* s_mid = s_tile + layout.cols_in * layout.in_pitch;
+    const int x0 = blockIdx.x * kLab6TileWidth, y0 = blockIdx.y * kLab6TileHeight;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int c = 0; c < a.channels; ++c) {
+        load_tile_transposed(a, c, x0 - r, y0, layout.cols_in, kLab6TileHeight, s_in, layout.in_pitch);
+        __syncthreads();
+        row_pass<R>(a, RowWeights{}, s_in, layout.in_pitch, kLab6TileHeight, s_mid, layout.mid_pitch);
+        __syncthreads();
+        if (a.channels == 1 && a.width % 4 == 0 && x0 + kLab6TileWidth <= a.width) {
+            // One channel and a whole tile row inside the image: 16-byte stores.
+            constexpr int kWords = kLab6TileWidth / 4;
+            for (int n = threadIdx.x; n < kLab6TileHeight * kWords && y0 + n / kWords < a.height; n += kThreads) {
+                const int row = n / kWords, word = n % kWords;
+                const float* m = &s_mid[row * layout.mid_pitch + 4 * word];
+                reinterpret_cast<float4*>(a.d_scratch + size_t(y0 + row) * a.width + x0)[word] = float4{m[0], m[1], m[2], m[3]};
+            }
+        } else {
+            for (int row = warp; row < kLab6TileHeight && y0 + row < a.height; row += kThreads / 32)
+                for (int col = lane; col < kLab6TileWidth && x0 + col < a.width; col += 32)
+                    a.d_scratch[(size_t(y0 + row) * a.width + x0 + col) * a.channels + c] = s_mid[row * layout.mid_pitch + col];
+        }
+        // The next channel's load writes s_in only; its barrier keeps its row pass from s_mid
+        // until every thread has stored this channel's.
+    }
+}
+
+struct LaunchRowPass {
+    const ConvArgs& args;
+    template <int R>
+    void operator()() const {
+        const size_t bytes = size_t(RowPassLayout(args.k / 2).floats()) * sizeof(float);  // 49 KB at K = 63
+        launch_on_tiles(conv2d_row_pass_kernel<R>, bytes, args, "conv2d_row_pass_kernel");
+    }
+};
+
+// ---- The column pass -------------------------------------------------------------------------
+
+// Shared memory: 64 + 2r rows of 64 (+1) intermediate values.
+int column_pass_floats(int r) { return (kLab6TileHeight + 2 * r) * (kLab6TileWidth + 1); }
+
+template <int R>
+__global__ void __launch_bounds__(kThreads) conv2d_column_pass_kernel(ConvArgs a) {
+    extern __shared__ float s_mid[];
+    const int r = radius<R>(a);
+    const int pitch = kLab6TileWidth + 1;
+    const int x0 = blockIdx.x * kLab6TileWidth, y0 = blockIdx.y * kLab6TileHeight;
+    for (int c = 0; c < a.channels; ++c) {
+        if (c) __syncthreads();  // the last channel's column pass is done with s_mid
+        load_float_rows(a, a.d_scratch, c, x0, y0 - r, kLab6TileWidth, kLab6TileHeight + 2 * r, s_mid, pitch);
+        __syncthreads();
+        column_pass<R>(a, ColumnWeights{}, s_mid, pitch,
+                       [&](int col, int row, float value) { store_output(a, c, x0 + col, y0 + row, value); });
+    }
+}
+
+struct LaunchColumnPass {
+    const ConvArgs& args;
+    template <int R>
+    void operator()() const {
+        const size_t bytes = size_t(column_pass_floats(args.k / 2)) * sizeof(float);  // 49 KB at K = 63
+        launch_on_tiles(conv2d_column_pass_kernel<R>, bytes, args, "conv2d_column_pass_kernel");
+    }
+};
+
+// ---- The fused kernel ------------------------------------------------------------------------
+
+// Shared memory: the input tile transposed, (64 + 2r) columns of (64 + 2r) rows (pitch odd), then
+// the row pass's result, (64 + 2r) rows of 64 (+1) columns.
+struct FusedLayout {
+    int rows_in, cols_in, in_pitch, mid_pitch;
+    __host__ __device__ explicit FusedLayout(int r)
+        : rows_in(kLab6TileHeight + 2 * r), cols_in(kLab6TileWidth + 2 * r), in_pitch(odd_at_least(rows_in)),
+          mid_pitch(kLab6TileWidth + 1) {}
+    __host__ __device__ int floats() const { return cols_in * in_pitch + rows_in * mid_pitch; }
+};
+
+template <int R>
+__global__ void __launch_bounds__(kThreads) conv2d_fused_kernel(ConvArgs a) {
+    extern __shared__ float s_tile[];
+    const int r = radius<R>(a);
+    const FusedLayout layout(r);
+    float* s_in = s_tile;
+    float* s_mid = s_tile + layout.cols_in * layout.in_pitch;
+    const int x0 = blockIdx.x * kLab6TileWidth, y0 = blockIdx.y * kLab6TileHeight;
+    for (int c = 0; c < a.channels; ++c) {
+        // No barrier before the load: it writes s_in only, which nobody reads after the barrier
+        // below the last channel's row pass; and the barrier after it also keeps this channel's
+        // row pass from overwriting s_mid while the last channel's column pass reads it.
+        load_tile_transposed(a, c, x0 - r, y0 - r, layout.cols_in, layout.rows_in, s_in, layout.in_pitch);
+        __syncthreads();
+        row_pass<R>(a, RowWeights{}, s_in, layout.in_pitch, layout.rows_in, s_mid, layout.mid_pitch);
+        __syncthreads();
+        column_pass<R>(a, ColumnWeights{}, s_mid, layout.mid_pitch,
+                       [&](int col, int row, float value) { store_output(a, c, x0 + col, y0 + row, value); });
+    }
+}
+
+struct LaunchFused {
+    const ConvArgs& args;
+    template <int R>
+    void operator()() const {
+        const size_t bytes = size_t(FusedLayout(args.k / 2).floats()) * sizeof(float);  // 97 KB at K = 63
+        launch_on_tiles(conv2d_fused_kernel<R>, bytes, args, "conv2d_fused_kernel");
+    }
+};
+
+}  // namespace
+
+void copy_factors_to_constant(const Mask& mask) {
+    CUDA_CHECK(cudaMemcpyToSymbol(c_row, mask.row.data(), mask.row.size() * sizeof(float)));
+    CUDA_CHECK(cudaMemcpyToSymbol(c_col, mask.col.data(), mask.col.size() * sizeof(float)));
+}
+
+void launch_row_pass(const ConvArgs& args) { dispatch_radius(args.k, LaunchRowPass{args}); }
+void launch_column_pass(const ConvArgs& args) { dispatch_radius(args.k, LaunchColumnPass{args}); }
+void launch_conv2d_fused(const ConvArgs& args) { dispatch_radius(args.k, LaunchFused{args}); }
