@@ -80,9 +80,10 @@ def forged_reports_are_caught():
 
 
 def spec_mistakes_are_refused():
-    """A spec whose points do not add up, whose variant name --variant's list would split, or
-    whose timed case does not require its own variants (or requires one nobody grades) is
-    refused with its file named, before any submission is graded."""
+    """A spec whose points do not add up, whose variant name --variant's list would split, whose
+    timed case does not require its own variants (or requires one nobody grades), or whose
+    variant refuses a mask the hidden cases never draw is refused with its file named, before any
+    submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
     comma = json.loads(json.dumps(good))
@@ -99,6 +100,9 @@ def spec_mistakes_are_refused():
     pinned["sanitizer"]["args"] += ["--border", "zero"]
     unknown_kind = json.loads(json.dumps(lab4))
     unknown_kind["random_masks"] = "symmetric"
+    with open(os.path.join(specs.CASES, "lab6.json")) as f:
+        undrawn = json.load(f)
+    undrawn["variants"][0]["refuses"] = ["sharpen"]
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -106,7 +110,8 @@ def spec_mistakes_are_refused():
             for lab, broken, why in ((5, comma, "has a comma"), (5, points, "points add to"),
                                      (4, free_time, "must require the variants it times"),
                                      (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins"),
-                                     (4, unknown_kind, "random_masks is 'symmetric'")):
+                                     (4, unknown_kind, "random_masks is 'symmetric'"),
+                                     (6, undrawn, "which 'named_masks' does not list")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -116,6 +121,41 @@ def spec_mistakes_are_refused():
                     assert why in str(e) and f"lab{lab}.json" in str(e), str(e)
     finally:
         specs.CASES = saved
+
+
+def a_mask_that_must_be_refused_is_graded():
+    """Lab 6's separable variants must refuse a mask of rank 2: a variant that said "skipped" on
+    such a case earns it (once its other cases pass); one that wrote a result for it fails it,
+    however right the result."""
+    from convlab_grader import hidden_cases
+
+    class Ran:
+        timed_out = crashed = False
+        stderr = ""
+
+        def __init__(self, statuses):
+            self.stdout = json.dumps({"results": [{"variant": v, "status": st, "message": ""} for v, st in statuses.items()]})
+
+        def describe(self):
+            return "exit 0"
+
+    class Session:
+        spec = {"variants": [{"name": "fused", "raw": "fused", "label": "fused", "refuses": ["laplacian"]},
+                             {"name": "two-pass", "raw": "two-pass", "label": "two passes", "refuses": ["laplacian"]}]}
+
+    class Sub:
+        cases = [{"size": "9x9", "channels": 1, "border": "zero", "mask": "laplacian", "seed": 1},
+                 {"size": "9x9", "channels": 1, "border": "zero", "mask": "outer:5:2", "seed": 2}]
+        result = {"cases": []}
+
+    tally = {"fused": {"passed": 0, "total": 0, "first_failure": None, "refused": 0},
+             "two passes": {"passed": 0, "total": 0, "first_failure": None, "refused": 0}}
+    right = {"status": "pass", "message": "PASS"}
+    hidden_cases.tally_case(Session, Sub, tally, 0, Ran({"fused": "skipped", "two-pass": "pass"}), {"two-pass": right})
+    hidden_cases.tally_case(Session, Sub, tally, 1, Ran({"fused": "pass", "two-pass": "pass"}), {"fused": right, "two-pass": right})
+    assert tally["fused"]["refused"] == 1 and tally["fused"]["passed"] == 1, tally
+    assert tally["two passes"]["passed"] == 1 and "which it must refuse" in tally["two passes"]["first_failure"], tally
+    assert Sub.result["cases"][0]["variants"]["fused"]["message"] == "refused, as it must be", Sub.result
 
 
 def drawn_cases_differ_by_student():
@@ -577,6 +617,8 @@ def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
                 "correctness or an unknown variant, or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
+    results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",
+                a_mask_that_must_be_refused_is_graded)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
