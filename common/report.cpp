@@ -145,7 +145,7 @@ std::string describe_byte_models(const Report& report) {
         if (std::find(found->second.begin(), found->second.end(), r.name) == found->second.end()) found->second.push_back(r.name);
     }
     for (const auto& [bytes, names] : others) {
-        text += "; " + format_sig3(bytes) + " B for ";
+        text += "; " + (bytes == std::floor(bytes) ? std::to_string(int(bytes)) : format_sig3(bytes)) + " B for ";
         for (size_t n = 0; n < names.size(); ++n) text += (n ? ", " : "") + names[n];
     }
     return text;

@@ -29,7 +29,8 @@ def hidden_cases(spec, secret):
         for _ in range(per_shape):
             k = sizes[n % len(sizes)]
             mask = named[n // 2 % len(named)] if named and n % 2 else f"{kind}:{k}:{rng.randrange(1, 1 << 30)}"
-            cases.append({"size": shape, "channels": channels[n % len(channels)], "border": borders[n // 2 % len(borders)],
+            # Channels go 1, 3, 3, 1, ...: named masks take odd n, so both kinds of mask meet both counts.
+            cases.append({"size": shape, "channels": channels[(n + n // 2) % len(channels)], "border": borders[n // 2 % len(borders)],
                           "mask": mask, "seed": rng.randrange(1, 1 << 62)})
             n += 1
     return cases
