@@ -32,7 +32,10 @@ Tolerance separable_tolerance_for(const Mask& mask) {
     return {2.0 * terms * unit_roundoff * 255.0 * row_sum * col_sum, 0.0};
 }
 
+Tolerance integer_box_tolerance() { return {8.0 * std::ldexp(1.0, -24) * 255.0, 0.0}; }
+
 Tolerance tolerance_for(const Mask& mask, const WorkModel& model) {
+    if (model.integer_sums && mask.box()) return integer_box_tolerance();
     return model.separable && mask.separable() ? separable_tolerance_for(mask) : tolerance_for(mask);
 }
 

@@ -30,8 +30,14 @@ Tolerance tolerance_for(const Mask& mask);
 // error, times 255 * sum|row| * sum|col|; zero when both factors are whole numbers and every
 // partial sum stays an integer below 2^24.
 Tolerance separable_tolerance_for(const Mask& mask);
-// A variant's tolerance: its two passes' when its model sums a separable mask's factors (the
-// tighter bound), the K*K sum's otherwise. Every check of that variant's results uses it.
+// A box mask summed in integers and scaled once by 1/K^2 (WorkModel::integer_sums): the sum is
+// exact, so only the scaling and the reference's own factors round (1/K twice as floats, a
+// double product, a float result): at most 5 roundings of a value up to 255; 8 * 2^-24 * 255,
+// 1.2e-4. A running sum that drifts (scaled floats added and subtracted along a row) exceeds it.
+Tolerance integer_box_tolerance();
+// A variant's tolerance: the integer box's when its model sums integers and the mask is a box;
+// its two passes' when its model sums a separable mask's factors (the tighter bound); the K*K
+// sum's otherwise. Every check of that variant's results uses it.
 Tolerance tolerance_for(const Mask& mask, const WorkModel& model);
 
 // Where a kernel's tiles lie, so a mismatch can be reported as "on a tile edge".

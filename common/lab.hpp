@@ -29,6 +29,7 @@ struct CpuVariant {
     std::function<void(const Problem&, float* h_out, int threads)> run;
     bool sweep_threads = false;  // run once per --threads count (lab 0's scaling table)
     WorkModel model{};
+    bool all_cores = false;  // without a sweep: one thread, or with this every core (lab 7's CPU peer)
 };
 
 struct GpuVariant {
@@ -68,6 +69,10 @@ struct LabSpec {
     // and every GPU launch gets ConvArgs::d_scratch, a float per value, for a pass's intermediate.
     bool two_pass_reference = false;
     bool float_intermediate = false;
+    // Lab 7: every GPU variant that passes is also timed end to end by the harness's host code
+    // (allocate, copy in, launch, copy out, free) from pageable and from pinned host memory, and
+    // the report gives the host<->device bandwidth (transfers.hpp).
+    bool transfers = false;
     std::vector<CpuVariant> cpu;
     std::vector<GpuVariant> gpu;
     std::string baseline;        // the variant "vs base" speedups are measured against

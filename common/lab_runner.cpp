@@ -23,6 +23,7 @@
 #include "common/report.hpp"
 #include "common/spot_check.hpp"
 #include "common/synthetic.hpp"
+#include "common/transfers.hpp"
 
 namespace convlab {
 namespace {
@@ -38,6 +39,9 @@ Image make_input(const Options& options, const LabSpec& spec, std::string* sourc
     } else if (options.image == "random") {
         image = make_random_image(options.width, options.height, channels, options.seed);
         *source = "random (seed " + std::to_string(options.seed) + ")";
+    } else if (options.image == "bright") {
+        image = make_bright_image(options.width, options.height, channels, options.seed);
+        *source = "bright (seed " + std::to_string(options.seed) + ")";
     } else {
         image = load_image(options.image, options.channels);
         *source = options.image;
@@ -70,9 +74,17 @@ TimingStats time_cpu(const std::function<void()>& fn, int reps) {
     return summarize(samples);
 }
 
+template <class Predicate>
+bool has_variant_where(const LabSpec& spec, Predicate holds) {
+    return std::any_of(spec.cpu.begin(), spec.cpu.end(), holds) || std::any_of(spec.gpu.begin(), spec.gpu.end(), holds);
+}
+
 bool has_two_pass_variants(const LabSpec& spec) {
-    const auto two_pass = [](const auto& v) { return v.model.separable; };
-    return std::any_of(spec.cpu.begin(), spec.cpu.end(), two_pass) || std::any_of(spec.gpu.begin(), spec.gpu.end(), two_pass);
+    return has_variant_where(spec, [](const auto& v) { return v.model.separable; });
+}
+
+bool has_integer_sum_variants(const LabSpec& spec) {
+    return has_variant_where(spec, [](const auto& v) { return v.model.integer_sums; });
 }
 
 // One lab run: every selected variant for every mask of the sweep (usually one mask).
@@ -149,6 +161,8 @@ class LabRun {
             report_.tolerances.push_back(tolerance_for(m));
             const bool two_pass = m.separable() && has_two_pass_variants(spec_);
             report_.two_pass_tolerances.push_back(two_pass ? std::optional(separable_tolerance_for(m)) : std::nullopt);
+            const bool integer = m.box() && has_integer_sum_variants(spec_);
+            report_.integer_sum_tolerances.push_back(integer ? std::optional(integer_box_tolerance()) : std::nullopt);
         }
         report_.border = border_name(options_.border);
         report_.cpu_reps = options_.cpu_reps;
@@ -164,8 +178,11 @@ class LabRun {
             std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [](const GpuVariant& v) { return bool(v.end_to_end); });
         int max_k = 0;
         for (const Mask& m : options_.masks) max_k = std::max(max_k, m.k);
-        const size_t problem_bytes = image_.elements() * (1 + sizeof(float)) + size_t(max_k) * max_k * sizeof(float);
-        session_->load_image(image_, options_.border, max_k, any_end_to_end ? problem_bytes : 0, spec_.float_intermediate);
+        const size_t problem_bytes = image_.elements() * (1 + sizeof(float) * (1 + spec_.float_intermediate)) +
+                                     size_t(max_k) * max_k * sizeof(float);
+        session_->load_image(image_, options_.border, max_k, any_end_to_end || spec_.transfers ? problem_bytes : 0,
+                             spec_.float_intermediate);
+        if (spec_.transfers) report_.transfers = measure_transfer_bandwidth(image_.elements());
     }
 
     VariantResult row(const Case& c, const std::string& name, const std::string& description, const char* kind) const {
@@ -276,7 +293,7 @@ class LabRun {
     }
 
     void run_cpu_variant(const Case& c, const CpuVariant& v) {
-        const std::vector<int> counts = v.sweep_threads ? options_.threads : std::vector<int>{1};
+        const std::vector<int> counts = v.sweep_threads ? options_.threads : std::vector<int>{v.all_cores ? omp_get_max_threads() : 1};
         std::vector<float> out(image_.elements());
         for (int threads : counts) {
             VariantResult r = variant_row(c, v, "cpu");
@@ -369,6 +386,7 @@ class LabRun {
                 after_timing(c, r, out, v.tile, spots);
             }
             if (r.status == "pass" && v.end_to_end) run_end_to_end(c, v, r);
+            if (r.status == "pass" && spec_.transfers) time_transfers(c, v, r);
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
             r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
@@ -408,6 +426,32 @@ class LabRun {
             v.end_to_end(c.problem, out.data());
         }, plan, false);
         recheck_after_timing(r, check(c, r, out, v.tile));
+    }
+
+    // LabSpec::transfers: the variant's kernels inside the harness's own allocate, copy in, launch,
+    // copy out and free, from pageable and then from pinned host memory; each result checked.
+    void time_transfers(const Case& c, const GpuVariant& v, VariantResult& r) {
+        if (options_.check_only || options_.fresh_input) return;
+        const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
+        for (bool pinned : {false, true}) {
+            if (!host_problems_[pinned]) {
+                host_problems_[pinned] = std::make_unique<HostProblem>(image_.elements(), pinned);
+                host_problems_[pinned]->load(image_);
+            }
+            const HostProblem& host = *host_problems_[pinned];
+            const auto once = [&] { run_with_copies(host, image_, c.mask, options_.border, spec_.float_intermediate, v.launch); };
+            (pinned ? r.end_to_end_pinned : r.end_to_end) = session_->time(once, plan, false, [&](int) {
+                std::fill(host.output(), host.output() + host.elements(), kPoison);
+            });
+            const std::vector<float> out(host.output(), host.output() + host.elements());
+            const CheckResult result = check(c, r, out, v.tile);
+            if (!result.passed) {
+                record_check(r, result);
+                r.message = std::string("kernel passed, end to end from ") + (pinned ? "pinned" : "pageable") +
+                            " memory failed: " + r.message;
+                return;
+            }
+        }
     }
 
     // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last
@@ -519,6 +563,7 @@ class LabRun {
     const Image& image_;
     const OutputFolder& out_;
     std::unique_ptr<GpuSession> session_;
+    std::unique_ptr<HostProblem> host_problems_[2];  // LabSpec::transfers: pageable [0] and pinned [1], made once
     Report report_;
     std::vector<std::pair<std::string, std::vector<float>>> references_;
     std::vector<Picture> pictures_;

@@ -18,6 +18,13 @@ bool Mask::integral() const {
     return true;
 }
 
+bool Mask::box() const {
+    const float mean = 1.0f / float(k * k);
+    for (float w : weights)
+        if (w != mean) return false;
+    return k > 0;
+}
+
 double Mask::abs_sum() const {
     double sum = 0;
     for (float w : weights) sum += std::fabs(w);

@@ -23,6 +23,9 @@ struct Mask {
     bool integral() const;      // every weight a whole number: the check can then demand exact results
     double abs_sum() const;     // sum of |weights|: scales the tolerance
     bool separable() const { return !row.empty(); }
+    // Every weight 1/K^2 (as box:K makes it): the mean over the window, which a running sum or a
+    // summed-area table computes from integer sums and one division (box_filter.hpp).
+    bool box() const;
 };
 
 // Specs: box:K, gauss:K:SIGMA, sobel-x, sobel-y, laplacian, sharpen, emboss, random:K:SEED,

@@ -68,6 +68,12 @@ std::string describe_ceilings(const DeviceInfo& d, double copy_gbs) {
            std::to_string(d.fp32_lanes_per_sm) + " lanes x 2 x " + format_fixed(d.sm_clock_mhz, 0) + " MHz)";
 }
 
+std::string describe_transfers(const TransferBandwidth& t) {
+    return "host to device " + format_fixed(t.h2d_pageable, 1) + " GB/s pageable, " + format_fixed(t.h2d_pinned, 1) +
+           " GB/s pinned; device to host " + format_fixed(t.d2h_pageable, 1) + " GB/s pageable, " +
+           format_fixed(t.d2h_pinned, 1) + " GB/s pinned (one image's bytes up, its floats down)";
+}
+
 namespace {
 
 std::string opt(const std::optional<double>& value, const std::function<std::string(double)>& f = format_sig3) {
@@ -93,6 +99,7 @@ std::vector<Column> columns(bool sweep) {
         {"min ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::min_ms); }},
         {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? format_fixed(100 * r.time->cv, 1) : ""; }},
         {"e2e ms", [=](const VariantResult& r) { return timing(r.end_to_end, &TimingStats::median_ms); }},
+        {"e2e pinned ms", [=](const VariantResult& r) { return timing(r.end_to_end_pinned, &TimingStats::median_ms); }},
         {"Mpix/s", [](const VariantResult& r) { return opt(r.mpix_per_s); }},
         {"GB/s", [](const VariantResult& r) { return opt(r.gb_per_s); }},
         {"% copy", [](const VariantResult& r) { return opt(r.pct_copy_bandwidth, [](double v) { return format_fixed(v, 1); }); }},
@@ -156,6 +163,7 @@ std::vector<std::string> header_lines(const Report& report) {
     if (report.device) {
         lines.push_back("GPU      " + describe_gpu(*report.device));
         lines.push_back("Ceilings " + describe_ceilings(*report.device, report.copy_bandwidth_gbs.value_or(0)));
+        if (report.transfers) lines.push_back("Copies   " + describe_transfers(*report.transfers));
     } else {
         lines.push_back(report.has_gpu_part ? "GPU      none: " + report.gpu_skipped : "GPU      not used in this lab");
     }
@@ -166,6 +174,8 @@ std::vector<std::string> header_lines(const Report& report) {
         std::string tolerance = describe_tolerance(report.tolerances[n]);
         if (n < report.two_pass_tolerances.size() && report.two_pass_tolerances[n])
             tolerance += " (two passes: " + describe_tolerance(*report.two_pass_tolerances[n]) + ")";
+        if (n < report.integer_sum_tolerances.size() && report.integer_sum_tolerances[n])
+            tolerance += " (integer sums: " + describe_tolerance(*report.integer_sum_tolerances[n]) + ")";
         tolerances += sep + (report.mask_specs.size() > 1 ? report.mask_specs[n] + ": " : "") + tolerance;
     }
     if (!report.preset.empty()) lines.push_back("Preset   " + report.preset);
@@ -225,7 +235,7 @@ std::string csv_field(const std::string& text) {
 std::string render_csv(const Report& report) {
     // Fixed columns in full precision, so a spreadsheet or a plot can rely on them.
     std::ostringstream out;
-    out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,mpix_per_s,gb_per_s,"
+    out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,e2e_pinned_median_ms,mpix_per_s,gb_per_s,"
            "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message\n";
     auto num = [](const std::optional<double>& v) { return v ? format_fixed(*v, 6) : std::string(); };
     for (const auto& r : report.results) {
@@ -234,6 +244,7 @@ std::string render_csv(const Report& report) {
             << num(r.time ? std::optional<double>(r.time->min_ms) : std::nullopt) << ","
             << num(r.time ? std::optional<double>(r.time->cv) : std::nullopt) << ","
             << num(r.end_to_end ? std::optional<double>(r.end_to_end->median_ms) : std::nullopt) << ","
+            << num(r.end_to_end_pinned ? std::optional<double>(r.end_to_end_pinned->median_ms) : std::nullopt) << ","
             << num(r.mpix_per_s) << "," << num(r.gb_per_s) << "," << num(r.pct_copy_bandwidth) << "," << num(r.gflop_per_s) << ","
             << num(r.pct_fp32_peak) << "," << num(r.speedup_vs_omp) << "," << num(r.speedup_vs_baseline) << "," << report.width
             << "," << report.height << "," << report.channels << "," << csv_field(r.mask_spec) << "," << report.border << ","
@@ -252,6 +263,12 @@ nlohmann::json spot_checks_json(const std::optional<SpotChecks>& s) {
     if (!s) return nullptr;
     return {{"runs", s->runs}, {"values_per_run", s->values_per_run}, {"failed_runs", s->failed_runs},
             {"first_failure", s->first_failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(s->first_failure)}};
+}
+
+nlohmann::json transfers_json(const std::optional<TransferBandwidth>& t) {
+    if (!t) return nullptr;
+    return {{"h2d_pageable_gbs", t->h2d_pageable}, {"d2h_pageable_gbs", t->d2h_pageable},
+            {"h2d_pinned_gbs", t->h2d_pinned}, {"d2h_pinned_gbs", t->d2h_pinned}};
 }
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
@@ -282,6 +299,7 @@ std::string render_json(const Report& report) {
                                       {"max_abs_error", r.check.max_abs_error}, {"max_rel_error", r.check.max_rel_error},
                                       {"first_mismatches", first}}},
                            {"time", timing_json(r.time)}, {"end_to_end", timing_json(r.end_to_end)},
+                           {"end_to_end_pinned", timing_json(r.end_to_end_pinned)},
                            {"peer_time", timing_json(r.peer_time)},
                            {"spot_checks", spot_checks_json(r.spot_checks)},
                            {"critical_path", timing_json(r.critical_path)}, {"busy_threads", r.busy_threads},
@@ -296,6 +314,7 @@ std::string render_json(const Report& report) {
                 {"title", report.title},
                 {"preset", report.preset.empty() ? json(nullptr) : json(report.preset)},
                 {"device", device},
+                {"transfer_bandwidth", transfers_json(report.transfers)},
                 {"has_gpu_part", report.has_gpu_part},
                 {"gpu_skipped", report.gpu_skipped.empty() ? json(nullptr) : json(report.gpu_skipped)},
                 {"input", {{"source", report.image_source}, {"width", report.width}, {"height", report.height},

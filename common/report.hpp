@@ -12,6 +12,7 @@
 #include "common/run_options.hpp"
 #include "common/spot_check.hpp"
 #include "common/stats.hpp"
+#include "common/transfers.hpp"
 #include "common/work_model.hpp"
 
 namespace convlab {
@@ -31,7 +32,8 @@ struct VariantResult {
     Tolerance tolerance;
     CheckResult check;
     std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
-    std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation
+    std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation (pageable host memory)
+    std::optional<TimingStats> end_to_end_pinned;  // the same from pinned host memory (LabSpec::transfers)
     // Peer timing (--timer-of): each repetition from the grader's own process, from a fresh input
     // to the output read back (peer_timer.hpp); `time` is then what the timed program reported.
     std::optional<TimingStats> peer_time;
@@ -50,6 +52,7 @@ struct Report {
     std::string title;
     std::optional<DeviceInfo> device;
     std::optional<double> copy_bandwidth_gbs;
+    std::optional<TransferBandwidth> transfers;  // host<->device, measured when the lab times copies
     bool has_gpu_part = false;  // the lab has GPU variants (lab 0 has none)
     std::string gpu_skipped;    // why the GPU part did not run, or empty
     std::string preset;         // --preset's name, or empty
@@ -62,6 +65,8 @@ struct Report {
     std::vector<Tolerance> tolerances;  // the direct K*K sum's, one per mask
     // A separable mask's two-pass tolerance, where the lab has variants that sum its factors; one per mask.
     std::vector<std::optional<Tolerance>> two_pass_tolerances;
+    // A box mask's tolerance for the variants that sum integers (lab 7); one per mask.
+    std::vector<std::optional<Tolerance>> integer_sum_tolerances;
     std::string border;
     int warmup = 0, reps = 0, cpu_reps = 0;
     bool flush_l2 = true;
@@ -91,5 +96,6 @@ std::string render(const Report& report, Format format);
 // The report's "GPU" and "Ceilings" header lines, without their labels.
 std::string describe_gpu(const DeviceInfo& device);
 std::string describe_ceilings(const DeviceInfo& device, double copy_bandwidth_gbs);
+std::string describe_transfers(const TransferBandwidth& transfers);
 
 }  // namespace convlab

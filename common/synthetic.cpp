@@ -76,4 +76,10 @@ Image make_random_image(int width, int height, int channels, uint64_t seed) {
     return image;
 }
 
+Image make_bright_image(int width, int height, int channels, uint64_t seed) {
+    Image image = make_random_image(width, height, channels, seed);
+    for (uint8_t& p : image.pixels) p = uint8_t(224 | (p & 31));
+    return image;
+}
+
 }  // namespace convlab

@@ -14,4 +14,8 @@ Image make_synthetic_image(int width, int height, int channels, uint64_t seed);
 // Every byte uniform in 0..255: the hardest input for a check (no two neighbours alike).
 Image make_random_image(int width, int height, int channels, uint64_t seed);
 
+// Every byte uniform in 224..255: a summed-area table of 17 megapixels or more passes 2^32 (lab
+// 7's overflow case), and a wrong sum is still visible in every value.
+Image make_bright_image(int width, int height, int channels, uint64_t seed);
+
 }  // namespace convlab

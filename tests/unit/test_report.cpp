@@ -135,6 +135,41 @@ TEST(Render, TextTableIsAligned) {
     EXPECT_NE(text.find("FAIL: 3 of 1000000"), std::string::npos);
 }
 
+TEST(Render, HeaderNamesEachToleranceAVariantIsHeldTo) {
+    Report report = sample();
+    report.tolerances = {Tolerance{0.01, 0}};
+    report.two_pass_tolerances = {Tolerance{0.002, 0}};
+    report.integer_sum_tolerances = {Tolerance{0.0003, 0}};
+    const std::string text = render(report, Format::Text);
+    const size_t check = text.find("Check ");
+    ASSERT_NE(check, std::string::npos);
+    const std::string line = text.substr(check, text.find('\n', check) - check);
+    EXPECT_NE(line.find("0.01"), std::string::npos) << line;
+    EXPECT_NE(line.find("two passes: 0.002"), std::string::npos) << line;
+    EXPECT_NE(line.find("integer sums: 0.0003"), std::string::npos) << line;
+    report.integer_sum_tolerances = {std::nullopt};
+    EXPECT_EQ(render(report, Format::Text).find("integer sums"), std::string::npos);
+}
+
+TEST(Render, TransfersGetAHeaderLineAndColumns) {
+    Report report = sample();
+    report.transfers = TransferBandwidth{8.5, 10.5, 54.4, 54.9};
+    report.results[2].end_to_end = TimingStats{5, 40.0, 39.0, 0.01};
+    report.results[2].end_to_end_pinned = TimingStats{5, 7.5, 7.0, 0.01};
+    const std::string text = render(report, Format::Text);
+    EXPECT_NE(text.find("Copies   host to device 8.5 GB/s pageable, 54.4 GB/s pinned"), std::string::npos) << text;
+    EXPECT_NE(text.find("e2e pinned ms"), std::string::npos);
+    const std::string csv = render(report, Format::Csv);
+    EXPECT_NE(csv.substr(0, csv.find('\n')).find("e2e_median_ms,e2e_pinned_median_ms"), std::string::npos) << csv;
+    const auto doc = nlohmann::json::parse(render(report, Format::Json));
+    EXPECT_DOUBLE_EQ(doc["transfer_bandwidth"]["h2d_pinned_gbs"].get<double>(), 54.4);
+    EXPECT_DOUBLE_EQ(doc["results"][2]["end_to_end_pinned"]["median_ms"].get<double>(), 7.5);
+    EXPECT_TRUE(doc["results"][1]["end_to_end_pinned"].is_null());
+    // A lab that times no copies says nothing of them.
+    EXPECT_EQ(render(sample(), Format::Text).find("Copies"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(render(sample(), Format::Json))["transfer_bandwidth"].is_null());
+}
+
 TEST(Render, MarkdownIsATable) {
     const std::string md = render(sample(), Format::Markdown);
     EXPECT_NE(md.find("| variant"), std::string::npos);
