@@ -31,20 +31,32 @@ LABS = {
     6: {"shapes": ["1x1", "1x7", "7x1", "2x3", "17x13", "64x64", "65x63", "129x65", "300x77", "1031x769"],
         "masks": ["outer:3:1", "outer:63:2", "sobel-x", "outer:17:3", "outer:1:4", "gauss:9:2", "box:5", "outer:31:6"],
         "sizes": range(1, 64, 2), "random": "outer"},
+    # Lab 7's box variants take box masks (the others are refused, skipped): its masks are mostly
+    # boxes, with a general one now and then for the texture and direct kernels.
+    7: {"shapes": ["1x1", "1x7", "7x1", "2x3", "17x13", "129x65", "257x255", "300x77", "1031x769", "300x1031"],
+        "masks": ["box:3", "random:7:2", "box:31", "box:1", "sobel-x", "box:17", "box:5", "random:31:6"],
+        "sizes": range(1, 32, 2), "random": "box"},
 }
 
 
 def random_mask(n, k, seed):
     """A random k x k mask of the kind the lab's variants all take."""
-    return f"{LABS.get(n, {}).get('random', 'random')}:{k}:{seed}"
+    kind = LABS.get(n, {}).get("random", "random")
+    return f"box:{k}" if kind == "box" else f"{kind}:{k}:{seed}"
+
+
+BOX_VARIANTS = ("running-sum", "summed-area", "openmp-box")
 
 
 def documented_limit(r):
     """The skips a solution may report: lab 4's register kernel is compiled for k <= 9; lab 6 runs
-    lab 3's kernel and the sequential K x K sum up to k = 31."""
-    k = r["mask"]["size"]
+    lab 3's kernel and the sequential K x K sum up to k = 31; lab 7's box variants refuse any mask
+    but a box, and its run of lab 6's fused kernel any mask that is not separable."""
+    k, spec, message = r["mask"]["size"], r["mask"]["spec"], r["message"]
     return r["status"] == "skipped" and ((r["variant"].startswith("register-") and k > 9) or
-                                         (r["variant"] in ("lab3-tiled", "sequential-direct") and k > 31))
+                                         (r["variant"] in ("lab3-tiled", "sequential-direct") and k > 31) or
+                                         (r["variant"] in BOX_VARIANTS and not spec.startswith("box:") and "box:K masks" in message) or
+                                         (r["variant"] == "lab6-fused" and "numerical rank" in message))
 
 
 def all_pass(doc, where):
@@ -128,7 +140,7 @@ def peer_timing(n):
     buffers, passes every repetition's spot check and the last one's full check; the timer's clock
     around each repetition is never shorter than the program's own events; a skeleton's variants
     come back not implemented."""
-    mask = "sobel-x" if n == 2 else "gauss:7:2"
+    mask = "sobel-x" if n == 2 else "box:7" if n == 7 else "gauss:7:2"  # lab 7's box variants take boxes only
     args = ["--size", "1031x769", "--image", "random", "--seed", "3", "--channels", "3", "--border", "wrap", "--mask", mask,
             "--warmup", "1", "--reps", "5", "--format", "json"]
     doc, worker = peer_timed(f"lab{n}-solution", f"lab{n}-solution", args)
@@ -163,6 +175,40 @@ def refuses_rank_two(n):
         assert rows[name]["status"] == "skipped" and "numerical rank is" in rows[name]["message"], rows[name]
     for name in ("lab3-tiled", "sequential-direct"):
         assert rows[name]["status"] == "pass", rows[name]
+
+
+def refuses_other_masks(n):
+    """Lab 7: a mask that is not a box is refused by the box variants (skipped, in one line), never
+    computed wrong; the general kernels (texture, lab 1's, lab 3's) still run and pass."""
+    doc = lab_json(f"lab{n}-solution", "--check-only", "--size", "131x67", "--mask", "random:7:3", "--image", "random")
+    rows = {r["variant"]: r for r in doc["results"]}
+    for name in BOX_VARIANTS:
+        assert rows[name]["status"] == "skipped" and "box:K masks" in rows[name]["message"], rows[name]
+    for name in ("texture", "lab1-naive", "lab3-tiled"):
+        assert rows[name]["status"] == "pass", rows[name]
+
+
+def bright_image_past_two_to_the_32(n):
+    """Lab 7: on a bright 4700x4000 image (bytes 224..255, about 4.5e9 in all) the summed-area
+    table's entries pass 2^32; the box from it is still exact."""
+    doc = lab_json(f"lab{n}-solution", "--check-only", "--image", "bright", "--size", "4700x4000", "--channels", "1",
+                   "--mask", "box:3,box:31", "--border", "clamp", "--variant", "summed-area,running-sum,openmp-box")
+    all_pass(doc, "bright 4700x4000")
+    assert doc["input"]["source"].startswith("bright"), doc["input"]
+
+
+def transfers_timed(n):
+    """Lab 7: each passing GPU variant is timed end to end from pageable and from pinned memory,
+    the copies' GB/s are reported, and end to end is never shorter than the kernel alone."""
+    doc = lab_json(f"lab{n}-solution", "--size", "1024x768", "--mask", "box:7", "--reps", "3", "--warmup", "1", "--cpu-reps", "1")
+    all_pass(doc, "transfers")
+    t = doc["transfer_bandwidth"]
+    assert t and all(t[key] > 0 for key in ("h2d_pageable_gbs", "d2h_pageable_gbs", "h2d_pinned_gbs", "d2h_pinned_gbs")), t
+    for r in doc["results"]:
+        if r["kind"] != "gpu":
+            continue
+        for key in ("end_to_end", "end_to_end_pinned"):
+            assert r[key] and r[key]["median_ms"] > r["time"]["median_ms"], (r["variant"], key, r[key], r["time"])
 
 
 def image_too_large_for_the_device():
@@ -207,6 +253,15 @@ def tests(labs):
         if n == 6:
             found.append((f"lab{n} GPU: a mask of rank 2 is refused by the separable variants, the direct ones run",
                           refuses_rank_two, n, False))
+        if n == 7:
+            found += [
+                (f"lab{n} GPU: a mask that is not a box is refused by the box variants, the others run", refuses_other_masks, n,
+                 False),
+                (f"lab{n} GPU: a bright image whose summed-area table passes 2^32 still gets exact boxes",
+                 bright_image_past_two_to_the_32, n, False),
+                (f"lab{n} GPU: every variant timed end to end, pageable and pinned, with the copies' GB/s", transfers_timed, n,
+                 True),
+            ]
         if n >= 2:  # the labs with shared memory
             found.append((f"lab{n} GPU: compute-sanitizer racecheck finds nothing", sanitizer, n, "racecheck", False))
             found.append((f"lab{n} GPU: compute-sanitizer synccheck finds nothing", sanitizer, n, "synccheck", False))

@@ -4,6 +4,7 @@ correctness points, and every known-bad submission loses exactly what its descri
 With a GPU (make test-grader-gpu): the same for the GPU labs' solutions, skeletons and known-bad sets."""
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -103,6 +104,9 @@ def spec_mistakes_are_refused():
     with open(os.path.join(specs.CASES, "lab6.json")) as f:
         undrawn = json.load(f)
     undrawn["variants"][0]["refuses"] = ["sharpen"]
+    with open(os.path.join(specs.CASES, "lab7.json")) as f:
+        dim = json.load(f)
+    del dim["bright_cases"][0]["mask"]
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -111,7 +115,8 @@ def spec_mistakes_are_refused():
                                      (4, free_time, "must require the variants it times"),
                                      (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins"),
                                      (4, unknown_kind, "random_masks is 'symmetric'"),
-                                     (6, undrawn, "which 'named_masks' does not list")):
+                                     (6, undrawn, "which 'named_masks' does not list"),
+                                     (7, dim, "a bright case lacks ['mask']")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -183,6 +188,18 @@ def drawn_cases_differ_by_student():
     separable = [c["mask"] for c in cases.hidden_cases(dict(lab3, random_masks="outer"), a)]
     assert any(m.startswith("outer:") for m in separable) and not any(m.startswith("random:") for m in separable), separable
     assert [cases.mask_size(m) for m in separable] == [cases.mask_size(m) for m in drawn], "the same sizes, another kind"
+    # Lab 7: its drawn masks are boxes (no seed to draw), and its bright cases run on --image bright
+    # with a seed of their own, after the ordinary cases.
+    lab7 = specs.load(7)
+    boxes = cases.hidden_cases(lab7, a)
+    assert all(c["mask"] in lab7["named_masks"] or re.fullmatch(r"box:\d+", c["mask"]) for c in boxes), boxes
+    assert any(c["mask"].startswith("box:") for c in boxes), boxes
+    bright = [c for c in boxes if c.get("image") == "bright"]
+    assert len(bright) == len(lab7["bright_cases"]) and boxes[-len(bright):] == bright, bright
+    args = cases.input_args(bright[0])
+    assert args[args.index("--image") + 1] == "bright" and "--seed" in args, args
+    assert "bright image" in cases.describe(bright[0]), cases.describe(bright[0])
+    assert bright[0]["seed"] != cases.hidden_cases(lab7, b)[-len(bright)]["seed"], "each student's own bright input"
     runs = cases.sanitizer_runs(lab3, a)
     seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
     for tool in lab3["sanitizer"]["tools"]:

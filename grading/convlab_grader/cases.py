@@ -1,7 +1,9 @@
 """The hidden cases of a lab, drawn from its spec and a secret seed at grading time, never
 stored: every shape of the spec, with the borders, channel counts and mask sizes cycled so that
 each appears, and asymmetric random masks whose seeds also come from the secret (random:K:S, or
-outer:K:S, asymmetric and separable, where the spec's "random_masks" says "outer"). Lab 5's spec
+outer:K:S, asymmetric and separable, where the spec's "random_masks" says "outer"; box:K where it
+says "box", for a lab whose variants take boxes only). A spec's "bright_cases" add inputs of
+bright random bytes (--image bright: lab 7's summed-area tables pass 2^32 on them). Lab 5's spec
 lists array lengths ("elements") instead, each with input values from the secret.
 
 Each student's cases come from the session's secret mixed with the student's name, so that no
@@ -21,18 +23,21 @@ def hidden_cases(spec, secret):
     rng = random.Random(secret)
     borders, channels, sizes = spec["borders"], spec["channels"], spec["mask_sizes"]
     named = spec.get("named_masks", [])
-    kind = spec.get("random_masks", "random")  # "outer" for a lab whose variants need separable masks
+    kind = spec.get("random_masks", "random")  # "outer" (separable) or "box" for a lab whose variants need them
     cases = []
     per_shape = spec.get("cases_per_shape", 2)
     n = 0
     for shape in spec["shapes"]:
         for _ in range(per_shape):
             k = sizes[n % len(sizes)]
-            mask = named[n // 2 % len(named)] if named and n % 2 else f"{kind}:{k}:{rng.randrange(1, 1 << 30)}"
+            drawn = f"box:{k}" if kind == "box" else f"{kind}:{k}:{rng.randrange(1, 1 << 30)}"
+            mask = named[n // 2 % len(named)] if named and n % 2 else drawn
             # Channels go 1, 3, 3, 1, ...: named masks take odd n, so both kinds of mask meet both counts.
             cases.append({"size": shape, "channels": channels[(n + n // 2) % len(channels)], "border": borders[n // 2 % len(borders)],
                           "mask": mask, "seed": rng.randrange(1, 1 << 62)})
             n += 1
+    for bright in spec.get("bright_cases", []):
+        cases.append(dict(bright, image="bright", seed=rng.randrange(1, 1 << 62)))
     return cases
 
 
@@ -124,7 +129,8 @@ def describe(case):
     """The case as the reports print it: its parameters without the secret seed."""
     if "elements" in case:
         return f"{case['elements']} elements"
-    return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}"
+    image = f", {case['image']} image" if case.get("image", "random") != "random" else ""
+    return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}{image}"
 
 
 def mask_size(mask):
@@ -136,7 +142,7 @@ def mask_size(mask):
 def input_args(case):
     if "elements" in case:
         return ["--elements", str(case["elements"]), "--seed", str(case["seed"])]
-    return ["--image", "random", "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
+    return ["--image", case.get("image", "random"), "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
             "--mask", case["mask"], "--border", case["border"]]
 
 

@@ -44,9 +44,13 @@ def load(lab):
     for key in ("variants", *recipe, "rubric", "time_limit_s"):
         if key not in spec:
             raise SpecError(f"{path}: missing '{key}'")
-    if spec.get("random_masks", "random") not in ("random", "outer"):
-        raise SpecError(f"{path}: random_masks is {spec['random_masks']!r}; accepted: \"random\" (asymmetric, any rank) or "
-                        "\"outer\" (asymmetric and separable)")
+    if spec.get("random_masks", "random") not in ("random", "outer", "box"):
+        raise SpecError(f"{path}: random_masks is {spec['random_masks']!r}; accepted: \"random\" (asymmetric, any rank), "
+                        "\"outer\" (asymmetric and separable) or \"box\" (box:K)")
+    for bright in spec.get("bright_cases", []):
+        missing = [key for key in ("size", "channels", "border", "mask") if key not in bright]
+        if missing:
+            raise SpecError(f"{path}: a bright case lacks {missing}: {json.dumps(bright)}")
     # A variant that must refuse a mask (lab 6's separable variants, a mask of rank 2) is graded
     # on it only where the hidden cases draw it: from the named masks.
     for v in spec["variants"]:

@@ -1,0 +1,111 @@
+// NPP's box filter, the peer issue 16 names for lab 7: nppiFilterBoxBorder_8u_C1R (8-bit in,
+// 8-bit out: it moves 2 B a value where lab 7 moves 5, which favours NPP), replicated border (the
+// kit's clamp), on 8192x8192, one channel, K = 3 ... 31. CUDA events, 3 warm-ups, L2 evicted
+// before each rep, median of 15; NPP's result checked at a few points against the mean in double
+// (within one 8-bit step, as NPP rounds), so a call that did nothing cannot pass for a fast one.
+// Prints one JSON object.
+//   nvcc -O3 -arch=sm_90 -o /tmp/npp_box tests/device/npp_box.cu -lnppif -lnppc && /tmp/npp_box
+#include <cuda_runtime.h>
+#include <npp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CUDA(x) do { cudaError_t e = (x); if (e != cudaSuccess) { std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#define NPP(x) do { NppStatus s = (x); if (s != NPP_SUCCESS) { std::fprintf(stderr, "%s: NPP status %d\n", #x, int(s)); std::exit(1); } } while (0)
+
+namespace {
+
+constexpr int kSide = 8192;
+const int kSizes[] = {3, 5, 7, 9, 15, 21, 31};
+
+__global__ void evict(const float4* p, size_t n, float* sink) {
+    float s = 0;
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) s += p[i].x;
+    if (s == 1234.5f) *sink = s;  // never true: keeps the reads
+}
+
+NppStreamContext context() {
+    NppStreamContext c{};
+    int device = 0;
+    CUDA(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CUDA(cudaGetDeviceProperties(&prop, device));
+    c.hStream = 0;
+    c.nCudaDeviceId = device;
+    c.nMultiProcessorCount = prop.multiProcessorCount;
+    c.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+    c.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+    c.nSharedMemPerBlock = prop.sharedMemPerBlock;
+    c.nCudaDevAttrComputeCapabilityMajor = prop.major;
+    c.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+    CUDA(cudaStreamGetFlags(0, &c.nStreamFlags));
+    return c;
+}
+
+}  // namespace
+
+int main() {
+    const size_t n = size_t(kSide) * kSide;
+    std::vector<uint8_t> h_in(n);
+    unsigned state = 12345;
+    for (uint8_t& v : h_in) v = uint8_t((state = state * 1664525u + 1013904223u) >> 24);
+    uint8_t *d_in, *d_out;
+    float *d_sink;
+    float4* d_flush;
+    cudaDeviceProp prop{};
+    CUDA(cudaGetDeviceProperties(&prop, 0));
+    const size_t flush_floats = 2 * size_t(prop.l2CacheSize) / sizeof(float);
+    CUDA(cudaMalloc(&d_in, n));
+    CUDA(cudaMalloc(&d_out, n));
+    CUDA(cudaMalloc(&d_flush, flush_floats * 4));
+    CUDA(cudaMalloc(&d_sink, 4));
+    CUDA(cudaMemset(d_flush, 0, flush_floats * 4));
+    CUDA(cudaMemcpy(d_in, h_in.data(), n, cudaMemcpyHostToDevice));
+    const NppStreamContext ctx = context();
+    const NppiSize size{kSide, kSide};
+    cudaEvent_t start, stop;
+    CUDA(cudaEventCreate(&start));
+    CUDA(cudaEventCreate(&stop));
+    std::printf("{\"device\": \"%s\", \"side\": %d, \"function\": \"nppiFilterBoxBorder_8u_C1R_Ctx\", \"cases\": [", prop.name, kSide);
+    for (size_t c = 0; c < sizeof kSizes / sizeof kSizes[0]; ++c) {
+        const int k = kSizes[c], r = k / 2;
+        std::vector<float> ms;
+        for (int rep = 0; rep < 18; ++rep) {
+            CUDA(cudaMemset(d_out, 0, n));
+            evict<<<4 * prop.multiProcessorCount, 256>>>(d_flush, flush_floats / 4, d_sink);
+            CUDA(cudaEventRecord(start));
+            NPP(nppiFilterBoxBorder_8u_C1R_Ctx(d_in, kSide, size, NppiPoint{0, 0}, d_out, kSide, size, NppiSize{k, k},
+                                               NppiPoint{r, r}, NPP_BORDER_REPLICATE, ctx));
+            CUDA(cudaEventRecord(stop));
+            CUDA(cudaEventSynchronize(stop));
+            float t = 0;
+            CUDA(cudaEventElapsedTime(&t, start, stop));
+            if (rep >= 3) ms.push_back(t);
+        }
+        std::sort(ms.begin(), ms.end());
+        double worst = 0;
+        for (int p = 0; p < 16; ++p) {
+            const int x = k + (p * 977) % (kSide - 2 * k), y = k + (p * 1543) % (kSide - 2 * k);
+            double want = 0;
+            for (int i = -r; i <= r; ++i)
+                for (int j = -r; j <= r; ++j) want += h_in[size_t(y + i) * kSide + x + j];
+            want /= double(k) * k;
+            uint8_t got = 0;
+            CUDA(cudaMemcpy(&got, d_out + size_t(y) * kSide + x, 1, cudaMemcpyDeviceToHost));
+            worst = std::max(worst, std::fabs(got - want));
+        }
+        std::printf("%s{\"k\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_abs_error\": %.3g}", c ? ", " : "", k,
+                    ms[ms.size() / 2], ms.front(), worst);
+        if (!(worst <= 1.0)) {
+            std::fprintf(stderr, "NPP's box at K = %d is off by %g: not a valid peer\n", k, worst);
+            return 1;
+        }
+    }
+    std::printf("]}\n");
+    return 0;
+}
