@@ -5,17 +5,13 @@
 // evicted before each rep, median of 15; NPP's result checked at a few points against a sum in
 // double, so a call that did nothing cannot pass for a fast one. Prints one JSON object.
 //   nvcc -O3 -arch=sm_90 -o /tmp/npp_separable tests/device/npp_separable.cu -lnppif -lnppc && /tmp/npp_separable
-#include <cuda_runtime.h>
-#include <npp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
-#define CUDA(x) do { cudaError_t e = (x); if (e != cudaSuccess) { std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
-#define NPP(x) do { NppStatus s = (x); if (s != NPP_SUCCESS) { std::fprintf(stderr, "%s: NPP status %d\n", #x, int(s)); std::exit(1); } } while (0)
+#include "npp_peer.cuh"
 
 namespace {
 
@@ -34,31 +30,10 @@ std::vector<float> gauss(int k, double sigma) {
     return f;
 }
 
-__global__ void evict(const float4* p, size_t n, float* sink) {
-    float s = 0;
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) s += p[i].x;
-    if (s == 1234.5f) *sink = s;  // never true: keeps the reads
-}
-
-NppStreamContext context() {
-    NppStreamContext c{};
-    int device = 0;
-    CUDA(cudaGetDevice(&device));
-    cudaDeviceProp prop{};
-    CUDA(cudaGetDeviceProperties(&prop, device));
-    c.hStream = 0;
-    c.nCudaDeviceId = device;
-    c.nMultiProcessorCount = prop.multiProcessorCount;
-    c.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
-    c.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
-    c.nSharedMemPerBlock = prop.sharedMemPerBlock;
-    c.nCudaDevAttrComputeCapabilityMajor = prop.major;
-    c.nCudaDevAttrComputeCapabilityMinor = prop.minor;
-    CUDA(cudaStreamGetFlags(0, &c.nStreamFlags));
-    return c;
-}
-
 }  // namespace
+
+using npp_peer::context;
+using npp_peer::evict;
 
 int main() {
     const size_t n = size_t(kSide) * kSide;
