@@ -26,9 +26,14 @@ void burn_cpu_ms(double ms) {
     } while ((now.tv_sec - start.tv_sec) * 1e3 + (now.tv_nsec - start.tv_nsec) * 1e-6 < ms);
 }
 
+// OpenMP's worker threads, left by earlier tests of this process, spin for a while after their
+// last parallel region before they sleep: CPU time that is not this test's. Let them settle.
+void let_other_threads_settle() { std::this_thread::sleep_for(std::chrono::milliseconds(100)); }
+
 }  // namespace
 
 TEST(CpuWork, OneThreadsWorkIsItsCriticalPath) {
+    let_other_threads_settle();
     const CpuWork work;
     burn_cpu_ms(30);
     const CpuUsed used = work.used();
@@ -38,6 +43,7 @@ TEST(CpuWork, OneThreadsWorkIsItsCriticalPath) {
 }
 
 TEST(CpuWork, TwoThreadsSideBySideCountOnce) {
+    let_other_threads_settle();
     std::mutex m;
     std::condition_variable cv;
     bool burnt = false, done = false;
@@ -67,6 +73,7 @@ TEST(CpuWork, TwoThreadsSideBySideCountOnce) {
 }
 
 TEST(CpuWork, WorkOfAThreadThatEndedCountsWhole) {
+    let_other_threads_settle();
     const CpuWork work;
     std::thread([] { burn_cpu_ms(40); }).join();  // gone before used() looks: its time cannot be given a thread
     const CpuUsed used = work.used();
