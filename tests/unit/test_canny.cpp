@@ -1,0 +1,211 @@
+// The Canny reference (lab 8): each per-pixel rule and each stage on neighbourhoods and tiny
+// images whose answers are worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "common/canny.hpp"
+#include "common/check.hpp"
+#include "common/errors.hpp"
+#include "common/mask.hpp"
+#include "common/reference.hpp"
+#include "common/synthetic.hpp"
+
+using namespace convlab;
+
+namespace {
+
+Image grey(int width, int height, const std::vector<uint8_t>& pixels) {
+    Image image;
+    image.width = width;
+    image.height = height;
+    image.channels = 1;
+    image.pixels = pixels;
+    return image;
+}
+
+// A 6x5 image, columns 0-2 dark (0) and 3-5 bright (100): one vertical step edge.
+Image step_edge() {
+    std::vector<uint8_t> pixels;
+    for (int y = 0; y < 5; ++y)
+        for (int x = 0; x < 6; ++x) pixels.push_back(x < 3 ? 0 : 100);
+    return grey(6, 5, pixels);
+}
+
+std::vector<int> edge_columns(const CannyStages& s, int y) {
+    std::vector<int> columns;
+    for (int x = 0; x < s.width; ++x)
+        if (s.edges[size_t(y) * s.width + x]) columns.push_back(x);
+    return columns;
+}
+
+}  // namespace
+
+TEST(Canny, SobelOfAHandNeighbourhood) {
+    const float n[3][3] = {{1, 2, 3}, {4, 5, 6}, {7, 8, 10}};
+    const Gradient g = sobel_gradient(n);
+    EXPECT_EQ(g.gx, 9.0f);   // (3 - 1) + 2 (6 - 4) + (10 - 7)
+    EXPECT_EQ(g.gy, 25.0f);  // (7 - 1) + 2 (8 - 2) + (10 - 3)
+    EXPECT_EQ(gradient_magnitude(g), std::sqrt(706.0f));
+    EXPECT_EQ(quantise_direction(g), EdgeDirection::Vertical);  // 9 <= 0.414 * 25, 25 > 0.414 * 9
+}
+
+TEST(Canny, DirectionsAndTheirSectorEdges) {
+    EXPECT_EQ(quantise_direction({1, 0}), EdgeDirection::Horizontal);
+    EXPECT_EQ(quantise_direction({-3, 1}), EdgeDirection::Horizontal);  // 18.4 degrees
+    EXPECT_EQ(quantise_direction({0, -2}), EdgeDirection::Vertical);
+    EXPECT_EQ(quantise_direction({1, 1}), EdgeDirection::Diagonal);
+    EXPECT_EQ(quantise_direction({-1, -1}), EdgeDirection::Diagonal);  // the same line, the other way
+    EXPECT_EQ(quantise_direction({1, -1}), EdgeDirection::AntiDiagonal);
+    EXPECT_EQ(quantise_direction({0, 0}), EdgeDirection::Horizontal);
+    // On a sector's edge (|gy| exactly t |gx|) the axis wins; a float step past it does not.
+    EXPECT_EQ(quantise_direction({1, kTanEighthPi}), EdgeDirection::Horizontal);
+    EXPECT_EQ(quantise_direction({1, std::nextafter(kTanEighthPi, 1.0f)}), EdgeDirection::Diagonal);
+    EXPECT_EQ(quantise_direction({kTanEighthPi, 1}), EdgeDirection::Vertical);
+    int dx = 0, dy = 0;
+    direction_step(EdgeDirection::AntiDiagonal, &dx, &dy);
+    EXPECT_EQ(dx, -1);
+    EXPECT_EQ(dy, 1);
+}
+
+TEST(Canny, SuppressionKeepsTheLastOfAPlateau) {
+    EXPECT_EQ(suppress(5, 3, 4), 5.0f);
+    EXPECT_EQ(suppress(5, 5, 3), 5.0f);  // equal to the one before: kept
+    EXPECT_EQ(suppress(5, 3, 5), 0.0f);  // equal to the one after: that one is kept instead
+    EXPECT_EQ(suppress(5, 6, 0), 0.0f);
+    EXPECT_EQ(suppress(0, 0, 0), 0.0f);  // flat ground is never an edge
+    EXPECT_EQ(threshold_label(7, 4, 7), EdgeLabel::Strong);
+    EXPECT_EQ(threshold_label(4, 4, 7), EdgeLabel::Weak);
+    EXPECT_EQ(threshold_label(3.99f, 4, 7), EdgeLabel::None);
+}
+
+TEST(Canny, SmoothingSumsInFloatInTheStatedOrder) {
+    // A 3x1 row 0 4 8, row weights 1/4 1/2 1/4, column weights 1/4 1/2 1/4, clamp: every row
+    // read above and below is the row itself, and the column weights add to 1 exactly.
+    //   x = 0: 0/4 + 0/2 + 4/4 = 1;  x = 1: 0/4 + 4/2 + 8/4 = 4;  x = 2: 4/4 + 8/2 + 8/4 = 7
+    const Mask m = mask_from_vectors("0.25,0.5,0.25", "0.25,0.5,0.25", 31);
+    std::vector<float> out(3);
+    canny_smooth(grey(3, 1, {0, 4, 8}), m, Border::Clamp, out.data(), 1);
+    EXPECT_EQ(out, (std::vector<float>{1, 4, 7}));
+    // Zero border: the taps outside add nothing (x = 0: 4/4 = 1, then the column pass halves it).
+    canny_smooth(grey(3, 1, {0, 4, 8}), m, Border::Zero, out.data(), 1);
+    EXPECT_EQ(out, (std::vector<float>{0.5f, 2, 2.5f}));
+}
+
+TEST(Canny, SmoothingFusesEachTapAsItsHeaderSays) {
+    // The rule written out again, plainly: a GPU pass that sums this way matches bit for bit. A
+    // sum with a separate product and add (what -ffp-contract=off makes of acc += w * v) does not.
+    const Image image = make_random_image(23, 17, 1, 8);
+    const Mask m = parse_mask("gauss:5:1.3", 31);
+    const int w = image.width, h = image.height, r = 2;
+    const auto pixel = [&](int x, int y) {
+        return float(image.pixels[size_t(border_index(y, h, Border::Mirror)) * w + border_index(x, w, Border::Mirror)]);
+    };
+    std::vector<float> got(image.pixels.size());
+    canny_smooth(image, m, Border::Mirror, got.data(), 1);
+    size_t unfused_differs = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float fused = 0, unfused = 0;
+            for (int i = 0; i < 5; ++i) {
+                float row_fused = 0, row_unfused = 0;
+                for (int j = 0; j < 5; ++j) {
+                    row_fused = std::fmaf(m.row[j], pixel(x + j - r, y + i - r), row_fused);
+                    const volatile float product = m.row[j] * pixel(x + j - r, y + i - r);
+                    row_unfused = row_unfused + product;
+                }
+                fused = std::fmaf(m.col[i], row_fused, fused);
+                const volatile float product = m.col[i] * row_unfused;
+                unfused = unfused + product;
+            }
+            EXPECT_EQ(got[size_t(y) * w + x], fused) << x << "," << y;
+            unfused_differs += got[size_t(y) * w + x] != unfused;
+        }
+    EXPECT_GT(unfused_differs, 0u) << "the test cannot tell fused from unfused sums";
+}
+
+TEST(Canny, SmoothingIsTheSeparableFilterToFloatRoundingOnAnyThreadCount) {
+    const Image image = make_random_image(37, 29, 1, 3);
+    const Mask m = parse_mask("gauss:7:1.5", 31);
+    std::vector<float> one(image.pixels.size()), two(image.pixels.size()), ref(image.pixels.size());
+    for (Border border : {Border::Zero, Border::Clamp, Border::Wrap, Border::Mirror}) {
+        canny_smooth(image, m, border, one.data(), 1);
+        canny_smooth(image, m, border, two.data(), 2);
+        EXPECT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(float)), 0) << border_name(border);
+        conv2d_cpu_separable(image, m, border, ref.data(), 1);
+        const Tolerance t = separable_tolerance_for(m);
+        for (size_t i = 0; i < ref.size(); ++i) ASSERT_TRUE(within_tolerance(one[i], ref[i], t)) << i << " " << border_name(border);
+    }
+}
+
+TEST(Canny, AStepEdgeIsOnePixelWideOnTheBrightSide) {
+    // box:1 leaves the image as it is. Under clamp, columns 2 and 3 both see 0 0 100 or 0 100 100
+    // across: gx = 100 + 200 + 100 = 400, gy = 0, Horizontal; a plateau of two, of which the one
+    // after (column 3) is kept. Thresholds 100 and 300: strong. Every row the same.
+    const CannyStages s = canny_reference(step_edge(), parse_mask("box:1", 31), Border::Clamp, {100, 300, false}, 1);
+    for (int y = 0; y < 5; ++y) {
+        EXPECT_EQ(s.magnitude[size_t(y) * 6 + 2], 400.0f);
+        EXPECT_EQ(s.suppressed[size_t(y) * 6 + 2], 0.0f);
+        EXPECT_EQ(s.suppressed[size_t(y) * 6 + 3], 400.0f);
+        EXPECT_EQ(edge_columns(s, y), std::vector<int>{3}) << "row " << y;
+    }
+    // Under zero the image ends in a drop to 0 as well: column 5 (100 100 0 across: gx = -400) is
+    // an edge too, and the top and bottom rows' bright pixels meet a dark row outside.
+    const CannyStages z = canny_reference(step_edge(), parse_mask("box:1", 31), Border::Zero, {100, 300, false}, 1);
+    EXPECT_EQ(edge_columns(z, 2), (std::vector<int>{3, 5}));
+}
+
+TEST(Canny, RelativeThresholdsAreFractionsOfTheLargestMagnitude) {
+    const std::vector<float> magnitude{0, 400, 100, 250};
+    const CannyThresholds t = absolute_thresholds({0.25f, 0.5f, true}, magnitude.data(), magnitude.size());
+    EXPECT_EQ(t.low, 100.0f);
+    EXPECT_EQ(t.high, 200.0f);
+    EXPECT_FALSE(t.relative);
+    EXPECT_THROW(absolute_thresholds({0, 0.5f, true}, magnitude.data(), 4), InputError);
+    EXPECT_THROW(absolute_thresholds({0.6f, 0.5f, true}, magnitude.data(), 4), InputError);
+}
+
+TEST(Canny, HysteresisFollowsWeakPathsFromStrongPixelsOnly) {
+    // S strong, w weak, . none (5 x 4):
+    //   S w . . w      the chain S - w - w - w runs down-right: all four edges
+    //   . . w . .      the top-right w touches no strong pixel through weak ones: not an edge
+    //   . . . w .      the bottom-left w has no weak or strong neighbour: not an edge
+    //   w . . . .
+    const uint8_t S = 2, w = 1, _ = 0;
+    const std::vector<uint8_t> labels{S, w, _, _, w,
+                                      _, _, w, _, _,
+                                      _, _, _, w, _,
+                                      w, _, _, _, _};
+    std::vector<uint8_t> edges(labels.size(), 7);
+    canny_hysteresis(labels.data(), 5, 4, edges.data());
+    const std::vector<uint8_t> expected{255, 255, 0, 0, 0,
+                                        0,   0,   255, 0, 0,
+                                        0,   0,   0, 255, 0,
+                                        0,   0,   0, 0,   0};
+    EXPECT_EQ(edges, expected);
+}
+
+TEST(Canny, EdgeAgreementShares) {
+    const std::vector<uint8_t> tested{255, 0, 255, 0}, reference{255, 255, 0, 0};
+    const EdgeAgreement a = compare_edges(tested.data(), reference.data(), 4);
+    EXPECT_EQ(a.tp, 1u);
+    EXPECT_EQ(a.fn, 1u);
+    EXPECT_EQ(a.fp, 1u);
+    EXPECT_DOUBLE_EQ(a.pco, 0.5);
+    EXPECT_DOUBLE_EQ(a.pnd, 0.5);
+    EXPECT_DOUBLE_EQ(a.pfa, 0.5);
+    const std::vector<uint8_t> none(4, 0);
+    const EdgeAgreement empty = compare_edges(none.data(), none.data(), 4);
+    EXPECT_DOUBLE_EQ(empty.pco, 1.0);
+    EXPECT_DOUBLE_EQ(empty.pfa, 0.0);
+}
+
+TEST(Canny, RefusesColourAndMasksThatAreNotSeparable) {
+    std::vector<float> out(12);
+    EXPECT_THROW(canny_smooth(make_random_image(2, 2, 3, 1), parse_mask("gauss:3:1", 31), Border::Clamp, out.data(), 1),
+                 InputError);
+    EXPECT_THROW(canny_smooth(make_random_image(2, 2, 1, 1), parse_mask("random:3:1", 31), Border::Clamp, out.data(), 1),
+                 Unsupported);
+}
