@@ -93,15 +93,12 @@ void canny_threshold(const float* suppressed, size_t count, CannyThresholds abso
     for (size_t i = 0; i < count; ++i) labels[i] = uint8_t(threshold_label(suppressed[i], absolute.low, absolute.high));
 }
 
-void canny_hysteresis(const uint8_t* labels, int width, int height, uint8_t* edges) {
-    const size_t count = size_t(width) * height;
-    std::fill(edges, edges + count, uint8_t(0));
-    std::vector<size_t> pending;  // edge pixels whose neighbours are still to be looked at
-    for (size_t i = 0; i < count; ++i)
-        if (labels[i] == uint8_t(EdgeLabel::Strong)) {
-            edges[i] = 255;
-            pending.push_back(i);
-        }
+namespace {
+
+// Rows [first, end) of a flood fill: marks (edges = 255) the weak pixels 8-connected to the
+// pixels already on `pending` through weak pixels of those rows, and says whether it marked any.
+bool flood_rows(const uint8_t* labels, int width, int first, int end, uint8_t* edges, std::vector<size_t>& pending) {
+    bool marked = false;
     while (!pending.empty()) {
         const size_t i = pending.back();
         pending.pop_back();
@@ -109,14 +106,78 @@ void canny_hysteresis(const uint8_t* labels, int width, int height, uint8_t* edg
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
                 const int nx = x + dx, ny = y + dy;
-                if (nx < 0 || nx >= width || ny < 0 || ny >= height) continue;
+                if (nx < 0 || nx >= width || ny < first || ny >= end) continue;
                 const size_t n = size_t(ny) * width + nx;
                 if (edges[n] == 0 && labels[n] == uint8_t(EdgeLabel::Weak)) {
                     edges[n] = 255;  // marked when pushed: each pixel enters the stack once
                     pending.push_back(n);
+                    marked = true;
                 }
             }
     }
+    return marked;
+}
+
+// Rows [first, end): marks the strong pixels and floods from them.
+void flood_from_strong(const uint8_t* labels, int width, int first, int end, uint8_t* edges) {
+    std::vector<size_t> pending;
+    for (size_t i = size_t(first) * width; i < size_t(end) * width; ++i)
+        if (labels[i] == uint8_t(EdgeLabel::Strong)) {
+            edges[i] = 255;
+            pending.push_back(i);
+        }
+    flood_rows(labels, width, first, end, edges, pending);
+}
+
+// Rows [first, end): the weak pixels of boundary row `row` (first or end - 1) next to an edge pixel
+// of the neighbouring band's row `outside`, marked and flooded from. Says whether it marked any.
+bool flood_across(const uint8_t* labels, int width, int first, int end, int row, int outside, uint8_t* edges) {
+    std::vector<size_t> pending;
+    const uint8_t* beyond = edges + size_t(outside) * width;
+    for (int x = 0; x < width; ++x) {
+        const size_t i = size_t(row) * width + x;
+        if (edges[i] || labels[i] != uint8_t(EdgeLabel::Weak)) continue;
+        if ((x > 0 && beyond[x - 1]) || beyond[x] || (x + 1 < width && beyond[x + 1])) {
+            edges[i] = 255;
+            pending.push_back(i);
+        }
+    }
+    const bool seeded = !pending.empty();
+    flood_rows(labels, width, first, end, edges, pending);
+    return seeded;
+}
+
+}  // namespace
+
+void canny_hysteresis(const uint8_t* labels, int width, int height, uint8_t* edges) {
+    std::fill(edges, edges + size_t(width) * height, uint8_t(0));
+    flood_from_strong(labels, width, 0, height, edges);
+}
+
+int canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* edges, int threads) {
+    threads = thread_count(threads);
+    const int bands = std::max(1, std::min(height, 4 * threads));  // a few bands a thread, for balance
+    const auto first_row = [&](int band) { return int(int64_t(height) * band / bands); };
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+    for (int band = 0; band < bands; ++band) {
+        std::fill(edges + size_t(first_row(band)) * width, edges + size_t(first_row(band + 1)) * width, uint8_t(0));
+        flood_from_strong(labels, width, first_row(band), first_row(band + 1), edges);
+    }
+    int rounds = 0;
+    while (bands > 1) {
+        bool changed = false;
+        for (int parity = 0; parity < 2; ++parity) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic) reduction(|| : changed)
+            for (int band = parity; band < bands; band += 2) {
+                const int first = first_row(band), end = first_row(band + 1);
+                if (band > 0) changed = flood_across(labels, width, first, end, first, first - 1, edges) || changed;
+                if (band + 1 < bands) changed = flood_across(labels, width, first, end, end - 1, end, edges) || changed;
+            }
+        }
+        if (!changed) break;
+        ++rounds;
+    }
+    return rounds;
 }
 
 CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds,
@@ -136,7 +197,10 @@ CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, 
     canny_suppress(s.magnitude.data(), s.direction.data(), s.width, s.height, s.suppressed.data(), threads);
     s.thresholds = absolute_thresholds(thresholds, s.magnitude.data(), count);
     canny_threshold(s.suppressed.data(), count, s.thresholds, s.labels.data(), threads);
-    canny_hysteresis(s.labels.data(), s.width, s.height, s.edges.data());
+    if (threads == 1)
+        canny_hysteresis(s.labels.data(), s.width, s.height, s.edges.data());
+    else
+        canny_hysteresis_omp(s.labels.data(), s.width, s.height, s.edges.data(), threads);
     return s;
 }
 

@@ -56,6 +56,13 @@ void canny_threshold(const float* suppressed, size_t count, CannyThresholds abso
 // pixels, each pixel pushed at most once: linear in the pixels, on one core.
 void canny_hysteresis(const uint8_t* labels, int width, int height, uint8_t* edges);
 
+// The same edges on `threads` cores (<= 0: every core): the rows cut into bands, each band flood
+// filled from its own strong pixels, then rounds in which every band floods on from the edge
+// pixels its neighbours hold on the rows next to it (the even bands, then the odd ones, so that
+// no band reads rows being written), until a round marks nothing. Returns the rounds that marked
+// pixels: a path from a strong pixel that crosses band boundaries n times needs n or fewer.
+int canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* edges, int threads);
+
 // Every stage's output, as the lab checks and draws them.
 struct CannyStages {
     int width = 0, height = 0;

@@ -187,6 +187,41 @@ TEST(Canny, HysteresisFollowsWeakPathsFromStrongPixelsOnly) {
     EXPECT_EQ(edges, expected);
 }
 
+TEST(Canny, HysteresisOnManyCoresFindsTheSameEdges) {
+    // Random labels, weak pixels dense enough to make long paths: the banded version must mark
+    // exactly the flood fill's pixels on any shape and thread count.
+    for (auto [w, h] : {std::pair{1, 1}, {7, 3}, {64, 97}, {300, 200}})
+        for (int threads : {1, 2, 3, 8}) {
+            const Image noise = make_random_image(w, h, 1, uint64_t(w + threads));
+            std::vector<uint8_t> labels(noise.pixels.size());
+            for (size_t i = 0; i < labels.size(); ++i)
+                labels[i] = noise.pixels[i] < 3 ? 2 : noise.pixels[i] < 120 ? 1 : 0;  // 1% strong, 46% weak
+            std::vector<uint8_t> one(labels.size()), many(labels.size(), 9);
+            canny_hysteresis(labels.data(), w, h, one.data());
+            canny_hysteresis_omp(labels.data(), w, h, many.data(), threads);
+            EXPECT_EQ(one, many) << w << "x" << h << " on " << threads << " threads";
+        }
+}
+
+TEST(Canny, ASnakeAcrossTheBandsTakesManyRounds) {
+    // A path of weak pixels down column 0, across the bottom, up column 2, across the top, down
+    // column 4 ..., strong only at its start (0, 0): every pixel of it is an edge, and the banded
+    // version must carry it over band boundaries round after round (8 threads: 32 bands of 2 rows).
+    const int w = 9, h = 64;
+    std::vector<uint8_t> labels(size_t(w) * h, 0);
+    for (int x = 0; x < w; x += 2) {
+        for (int y = 0; y < h; ++y) labels[size_t(y) * w + x] = 1;
+        if (x + 1 < w) labels[size_t((x / 2) % 2 ? 0 : h - 1) * w + x + 1] = 1;  // the turn
+    }
+    labels[0] = 2;
+    std::vector<uint8_t> one(labels.size()), many(labels.size());
+    canny_hysteresis(labels.data(), w, h, one.data());
+    const int rounds = canny_hysteresis_omp(labels.data(), w, h, many.data(), 8);
+    EXPECT_EQ(one, many);
+    for (size_t i = 0; i < labels.size(); ++i) EXPECT_EQ(one[i] != 0, labels[i] != 0) << i;
+    EXPECT_GT(rounds, 32) << "five columns of 32 bands each, crossed a band or two a round";
+}
+
 TEST(Canny, EdgeAgreementShares) {
     const std::vector<uint8_t> tested{255, 0, 255, 0}, reference{255, 255, 0, 0};
     const EdgeAgreement a = compare_edges(tested.data(), reference.data(), 4);
