@@ -42,6 +42,9 @@ Image make_input(const Options& options, const LabSpec& spec, std::string* sourc
     } else if (options.image == "bright") {
         image = make_bright_image(options.width, options.height, channels, options.seed);
         *source = "bright (seed " + std::to_string(options.seed) + ")";
+    } else if (options.image == "spiral") {
+        image = make_spiral_image(options.width, options.height, channels);
+        *source = "spiral";
     } else {
         image = load_image(options.image, options.channels);
         *source = options.image;

@@ -82,4 +82,35 @@ Image make_bright_image(int width, int height, int channels, uint64_t seed) {
     return image;
 }
 
+Image make_spiral_image(int width, int height, int channels) {
+    validate_image_shape(width, height, channels, "spiral image");
+    Image image(width, height, channels);
+    std::fill(image.pixels.begin(), image.pixels.end(), uint8_t(0));
+    constexpr int kLine = 2, kStep = kLine + 6, kMargin = 2, kBright = 8, kRamp = 16;
+    // The line starts white and fades to 60 over kRamp steps: a step from 255 to 60 along it would
+    // turn the gradient there along the line, and suppression would cut the edge at the join.
+    const auto line_value = [](int n) {
+        return uint8_t(n < kBright ? 255 : n < kBright + kRamp ? 255 - (195 * (n - kBright + 1)) / (kRamp + 1) : 60);
+    };
+    const auto paint = [&](int x0, int y0, int side, uint8_t value) {
+        for (int y = std::max(y0, 0); y < std::min(y0 + side, height); ++y)
+            for (int x = std::max(x0, 0); x < std::min(x0 + side, width); ++x)
+                for (int c = 0; c < channels; ++c) image.pixels[(size_t(y) * width + x) * channels + c] = value;
+    };
+    // Runs right, down, left, up, right, ... of A, B, A, B - s, A - s, B - 2s, A - 2s, ... steps
+    // (s = kStep): each run stops s short of the line it turns towards, leaving a 6-pixel gap.
+    int x = kMargin, y = kMargin;
+    int across = width - 2 * kMargin - kLine, down = height - 2 * kMargin - kLine;
+    const int dx[4] = {1, 0, -1, 0}, dy[4] = {0, 1, 0, -1};
+    for (int turn = 0; (turn % 2 ? down : across) > 0; ++turn) {
+        const int run = turn % 2 ? down : across;
+        for (int n = 0; n < run; ++n, x += dx[turn % 4], y += dy[turn % 4])
+            paint(x, y, kLine, turn == 0 ? line_value(n) : 60);
+        if (turn % 2 == 1) down -= kStep;                // after every vertical run
+        if (turn % 2 == 0 && turn >= 2) across -= kStep;  // after every horizontal run but the first
+    }
+    paint(x, y, kLine, 60);
+    return image;
+}
+
 }  // namespace convlab

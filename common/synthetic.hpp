@@ -18,4 +18,11 @@ Image make_random_image(int width, int height, int channels, uint64_t seed);
 // 7's overflow case), and a wrong sum is still visible in every value.
 Image make_bright_image(int width, int height, int channels, uint64_t seed);
 
+// A square spiral on black: a line 2 pixels wide with 6 pixels between its turns, from the outer
+// corner (2, 2) inwards, white for its first 8 steps, then fading to grey 60 for the rest. For
+// lab 8: with thresholds at 10% and 50% of the largest gradient, only the white start's edges are
+// strong, and hysteresis must carry them along every turn to the centre (from about 48 pixels a
+// side the whole spiral is one edge). Any size; every channel the same.
+Image make_spiral_image(int width, int height, int channels);
+
 }  // namespace convlab

@@ -222,6 +222,25 @@ TEST(Canny, ASnakeAcrossTheBandsTakesManyRounds) {
     EXPECT_GT(rounds, 32) << "five columns of 32 bands each, crossed a band or two a round";
 }
 
+TEST(Canny, TheSpiralIsOneEdgeCarriedFromItsWhiteStart) {
+    for (auto [w, h] : {std::pair{64, 64}, {301, 203}}) {
+        const Image spiral = make_spiral_image(w, h, 1);
+        const CannyStages s = canny_reference(spiral, parse_mask("gauss:5:1.4", 31), Border::Clamp, {0.1f, 0.5f, true}, 1);
+        size_t strong = 0, weak = 0, edges = 0;
+        for (size_t i = 0; i < s.labels.size(); ++i) {
+            strong += s.labels[i] == uint8_t(EdgeLabel::Strong);
+            weak += s.labels[i] == uint8_t(EdgeLabel::Weak);
+            edges += s.edges[i] != 0;
+        }
+        EXPECT_LT(strong * 20, weak) << w << "x" << h << ": the strong start is a small part of the spiral";
+        EXPECT_EQ(edges, strong + weak) << w << "x" << h << ": every weak pixel is joined to the start";
+        std::vector<uint8_t> banded(s.edges.size());
+        const int rounds = canny_hysteresis_omp(s.labels.data(), w, h, banded.data(), 8);
+        EXPECT_EQ(banded, s.edges);
+        EXPECT_GT(rounds, 2) << w << "x" << h;
+    }
+}
+
 TEST(Canny, EdgeAgreementShares) {
     const std::vector<uint8_t> tested{255, 0, 255, 0}, reference{255, 255, 0, 0};
     const EdgeAgreement a = compare_edges(tested.data(), reference.data(), 4);
