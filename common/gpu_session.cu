@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/cuda_check.cuh"
+#include "common/cuda_events.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch_counter.hpp"
 #include "common/rng.hpp"
@@ -28,21 +29,6 @@ std::string gpu_unavailable_reason() {
 }
 
 namespace {
-
-// RAII pair of events, so an early exception does not leak them.
-struct Event {
-    cudaEvent_t event{};
-    Event() { CUDA_CHECK(cudaEventCreate(&event)); }
-    ~Event() { cudaEventDestroy(event); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-};
-
-float elapsed_ms(const Event& start, const Event& stop) {
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start.event, stop.event));
-    return ms;
-}
 
 DeviceInfo query_device(int device) {
     cudaDeviceProp prop{};
@@ -141,16 +127,10 @@ struct GpuSession::Impl {
         const size_t bytes = std::min<size_t>(size_t(1) << 30, free_bytes / 4) & ~size_t(255);
         DeviceBuffer<uint8_t> a(bytes), b(bytes);
         CUDA_CHECK(cudaMemset(a.get(), 1, bytes));
-        Event start, stop;
-        std::vector<double> samples;
-        for (int rep = 0; rep < 11; ++rep) {
-            CUDA_CHECK(cudaEventRecord(start.event));
+        const double ms = median_event_ms(2, 9, [&] {
             CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice));
-            CUDA_CHECK(cudaEventRecord(stop.event));
-            CUDA_CHECK(cudaEventSynchronize(stop.event));
-            if (rep >= 2) samples.push_back(elapsed_ms(start, stop));  // the first two warm up
-        }
-        return 2.0 * double(bytes) / (summarize(samples).median_ms * 1e-3) * 1e-9;
+        });
+        return 2.0 * double(bytes) / (ms * 1e-3) * 1e-9;
     }
 };
 

@@ -4,40 +4,20 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
-#include <vector>
 
 #include "common/cuda_check.cuh"
+#include "common/cuda_events.cuh"
 #include "common/device_buffer.cuh"
-#include "common/stats.hpp"
 
 namespace convlab {
 
 namespace {
 
-// Milliseconds of one copy, between events on the default stream.
-double time_copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
-    cudaEvent_t start{}, stop{};
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start));
-    const cudaError_t copied = cudaMemcpy(dst, src, bytes, kind);
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    CUDA_CHECK(copied);
-    return ms;
-}
-
+// GB/s of one cudaMemcpy of `bytes`: the median of five, after two that warm up (page-table
+// set-up of the pageable side).
 double median_gbs(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
-    std::vector<double> samples;
-    for (int rep = 0; rep < 7; ++rep) {
-        const double ms = time_copy(dst, src, bytes, kind);
-        if (rep >= 2) samples.push_back(ms);  // the first two warm up (page-table set-up of the pageable side)
-    }
-    return double(bytes) / (summarize(samples).median_ms * 1e-3) * 1e-9;
+    const double ms = median_event_ms(2, 5, [&] { CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind)); });
+    return double(bytes) / (ms * 1e-3) * 1e-9;
 }
 
 }  // namespace

@@ -22,7 +22,6 @@ const int kSizes[] = {3, 5, 7, 9, 15, 21, 31};
 }  // namespace
 
 using npp_peer::context;
-using npp_peer::evict;
 
 int main() {
     const size_t n = size_t(kSide) * kSide;
@@ -30,39 +29,21 @@ int main() {
     unsigned state = 12345;
     for (uint8_t& v : h_in) v = uint8_t((state = state * 1664525u + 1013904223u) >> 24);
     uint8_t *d_in, *d_out;
-    float *d_sink;
-    float4* d_flush;
     cudaDeviceProp prop{};
     CUDA(cudaGetDeviceProperties(&prop, 0));
-    const size_t flush_floats = 2 * size_t(prop.l2CacheSize) / sizeof(float);
     CUDA(cudaMalloc(&d_in, n));
     CUDA(cudaMalloc(&d_out, n));
-    CUDA(cudaMalloc(&d_flush, flush_floats * 4));
-    CUDA(cudaMalloc(&d_sink, 4));
-    CUDA(cudaMemset(d_flush, 0, flush_floats * 4));
     CUDA(cudaMemcpy(d_in, h_in.data(), n, cudaMemcpyHostToDevice));
     const NppStreamContext ctx = context();
     const NppiSize size{kSide, kSide};
-    cudaEvent_t start, stop;
-    CUDA(cudaEventCreate(&start));
-    CUDA(cudaEventCreate(&stop));
+    const npp_peer::RepTimer timer;
     std::printf("{\"device\": \"%s\", \"side\": %d, \"function\": \"nppiFilterBoxBorder_8u_C1R_Ctx\", \"cases\": [", prop.name, kSide);
     for (size_t c = 0; c < sizeof kSizes / sizeof kSizes[0]; ++c) {
         const int k = kSizes[c], r = k / 2;
-        std::vector<float> ms;
-        for (int rep = 0; rep < 18; ++rep) {
-            CUDA(cudaMemset(d_out, 0, n));
-            evict<<<4 * prop.multiProcessorCount, 256>>>(d_flush, flush_floats / 4, d_sink);
-            CUDA(cudaEventRecord(start));
+        const std::vector<float> ms = timer.time([&] { CUDA(cudaMemset(d_out, 0, n)); }, [&] {
             NPP(nppiFilterBoxBorder_8u_C1R_Ctx(d_in, kSide, size, NppiPoint{0, 0}, d_out, kSide, size, NppiSize{k, k},
                                                NppiPoint{r, r}, NPP_BORDER_REPLICATE, ctx));
-            CUDA(cudaEventRecord(stop));
-            CUDA(cudaEventSynchronize(stop));
-            float t = 0;
-            CUDA(cudaEventElapsedTime(&t, start, stop));
-            if (rep >= 3) ms.push_back(t);
-        }
-        std::sort(ms.begin(), ms.end());
+        });
         double worst = 0;
         for (int p = 0; p < 16; ++p) {
             const int x = k + (p * 977) % (kSide - 2 * k), y = k + (p * 1543) % (kSide - 2 * k);
@@ -74,8 +55,7 @@ int main() {
             CUDA(cudaMemcpy(&got, d_out + size_t(y) * kSide + x, 1, cudaMemcpyDeviceToHost));
             worst = std::max(worst, std::fabs(got - want));
         }
-        std::printf("%s{\"k\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_abs_error\": %.3g}", c ? ", " : "", k,
-                    ms[ms.size() / 2], ms.front(), worst);
+        npp_peer::print_case(c == 0, k, ms, worst);
         if (!(worst <= 1.0)) {
             std::fprintf(stderr, "NPP's box at K = %d is off by %g: not a valid peer\n", k, worst);
             return 1;

@@ -33,32 +33,24 @@ std::vector<float> gauss(int k, double sigma) {
 }  // namespace
 
 using npp_peer::context;
-using npp_peer::evict;
 
 int main() {
     const size_t n = size_t(kSide) * kSide;
     std::vector<float> h_in(n);
     unsigned state = 12345;
     for (float& v : h_in) v = float((state = state * 1664525u + 1013904223u) >> 24);  // 0..255, as 8-bit pixels
-    float *d_in, *d_mid, *d_out, *d_sink, *d_taps;
-    float4* d_flush;
+    float *d_in, *d_mid, *d_out, *d_taps;
     cudaDeviceProp prop{};
     CUDA(cudaGetDeviceProperties(&prop, 0));
-    const size_t flush_floats = 2 * size_t(prop.l2CacheSize) / sizeof(float);
     CUDA(cudaMalloc(&d_in, n * 4));
     CUDA(cudaMalloc(&d_mid, n * 4));
     CUDA(cudaMalloc(&d_out, n * 4));
-    CUDA(cudaMalloc(&d_flush, flush_floats * 4));
-    CUDA(cudaMalloc(&d_sink, 4));
     CUDA(cudaMalloc(&d_taps, 64 * 4));
-    CUDA(cudaMemset(d_flush, 0, flush_floats * 4));
     CUDA(cudaMemcpy(d_in, h_in.data(), n * 4, cudaMemcpyHostToDevice));
     const NppStreamContext ctx = context();
     const NppiSize size{kSide, kSide};
     const int step = kSide * 4;
-    cudaEvent_t start, stop;
-    CUDA(cudaEventCreate(&start));
-    CUDA(cudaEventCreate(&stop));
+    const npp_peer::RepTimer timer;
     std::printf("{\"device\": \"%s\", \"side\": %d, \"cases\": [", prop.name, kSide);
     for (size_t c = 0; c < sizeof kCases / sizeof kCases[0]; ++c) {
         const int k = kCases[c].k;
@@ -70,19 +62,7 @@ int main() {
             NPP(nppiFilterColumnBorder_32f_C1R_Ctx(d_mid, step, size, NppiPoint{0, 0}, d_out, step, size, d_taps, k, k / 2,
                                                    NPP_BORDER_REPLICATE, ctx));
         };
-        std::vector<float> ms;
-        for (int rep = 0; rep < 18; ++rep) {
-            CUDA(cudaMemset(d_out, 0xFF, n * 4));
-            evict<<<4 * prop.multiProcessorCount, 256>>>(d_flush, flush_floats / 4, d_sink);
-            CUDA(cudaEventRecord(start));
-            filter();
-            CUDA(cudaEventRecord(stop));
-            CUDA(cudaEventSynchronize(stop));
-            float t = 0;
-            CUDA(cudaEventElapsedTime(&t, start, stop));
-            if (rep >= 3) ms.push_back(t);
-        }
-        std::sort(ms.begin(), ms.end());
+        const std::vector<float> ms = timer.time([&] { CUDA(cudaMemset(d_out, 0xFF, n * 4)); }, filter);
         // A few interior points against the sum in double (symmetric taps: flipped or not, the same).
         double worst = 0;
         for (int p = 0; p < 16; ++p) {
@@ -94,8 +74,7 @@ int main() {
             CUDA(cudaMemcpy(&got, d_out + size_t(y) * kSide + x, 4, cudaMemcpyDeviceToHost));
             worst = std::max(worst, std::fabs(got - want));
         }
-        std::printf("%s{\"k\": %d, \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_abs_error\": %.3g}", c ? ", " : "", k,
-                    ms[ms.size() / 2], ms.front(), worst);
+        npp_peer::print_case(c == 0, k, ms, worst);
         if (!(worst < 0.01)) {
             std::fprintf(stderr, "NPP's result at K = %d is off by %g: not a valid peer\n", k, worst);
             return 1;
