@@ -267,9 +267,9 @@ CHECK_LAB = $(if $(filter $(LAB),$(LABS)),,$(error name a lab: make $@ LAB=n, n 
 # An array lab (lab 5) takes --elements, not the image labs' options.
 ARRAY_LAB = $(filter arrays,$(call manifest,$(LAB),input))
 # A case of many blocks, with partial blocks on both edges, checked (lab 5: one run per variant).
-# Its mask is asymmetric and separable (outer), so lab 6's separable variants run too; 3x3 for
-# lab 2, which takes no other size; a box for lab 7, whose box variants take nothing else.
-TOOL_MASK = $(if $(filter 2,$(LAB)),outer:3:1,$(if $(filter 7,$(LAB)),box:5,outer:5:1))
+# Its mask is asymmetric and separable (outer), so lab 6's separable variants run too, unless the
+# lab's manifest names another (tool_mask: lab 2 takes 3x3 only, lab 7's box variants boxes only).
+TOOL_MASK = $(or $(call manifest,$(LAB),tool_mask),outer:5:1)
 TOOL_CASE = $(if $(ARRAY_LAB),--elements 100003 --reps 1 --warmup 0 --no-flush,--check-only --size 203x157 --channels 3 --mask $(TOOL_MASK) --border mirror)
 PROFILE_CASE = $(if $(ARRAY_LAB),--elements 4194304 --reps 1 --warmup 0 --no-flush,--size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush)
 

@@ -1,11 +1,12 @@
 """Python's reader of a lab's manifest, labs/labN/manifest (the Makefile and the shell read it
 with common/tools/manifest.sh): one "key = value" a line, lists separated by spaces, '#' starts
 a comment line. It names the lab's title, its student files, the files of earlier labs it links,
-its extra libraries and what its programs take as input (images, the default, or arrays)."""
+its extra libraries, what its programs take as input (images, the default, or arrays) and the mask
+the Makefile's sanitize and profile targets run (tool_mask; the grader does not use it)."""
 import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KEYS = ("title", "student", "uses", "libraries", "input")
+KEYS = ("title", "student", "uses", "libraries", "input", "tool_mask")
 INPUTS = ("images", "arrays")
 
 
