@@ -20,6 +20,11 @@
 // take consecutive columns of s_mid and a thread slides down its own column. Both pitches are
 // odd, so the transposing writes do not conflict either.
 //
+// launch_conv2d_fused has a faster path for one channel and K <= 21, fused_strip_walk_kernel
+// (its section below): no tiles, each warp walks down a strip of 128 columns with the column
+// pass's running sums in registers. The tile kernel remains the path for 3 channels, rows not of
+// whole 4-byte words, and K > 21.
+//
 // R is the mask radius when known at compile time (the loops unroll, the weights become
 // constant-memory operands of the FMAs); R < 0 means "read it from args.k" (any other K).
 //
@@ -213,7 +218,7 @@ void launch_on_tiles(Kernel kernel, size_t bytes, const ConvArgs& args, const ch
 }
 
 // Calls launch.template operator()<R>() with R the mask's radius when it is one the sweeps use
-// (K = 3, 5, 7, 9, 15, 31, 63: fully unrolled), else with R = -1 (any K, loops not unrolled).
+// (K = 3, 5, 7, 9, 15, 21, 31, 63: fully unrolled), else with R = -1 (any K, loops not unrolled).
 template <class Launch>
 void dispatch_radius(int k, Launch launch) {
     switch (k / 2) {
@@ -222,6 +227,7 @@ void dispatch_radius(int k, Launch launch) {
         case 3: return launch.template operator()<3>();
         case 4: return launch.template operator()<4>();
         case 7: return launch.template operator()<7>();
+        case 10: return launch.template operator()<10>();
         case 15: return launch.template operator()<15>();
         case 31: return launch.template operator()<31>();
         default: return launch.template operator()<-1>();
@@ -354,10 +360,191 @@ __global__ void __launch_bounds__(kThreads) conv2d_fused_kernel(ConvArgs a) {
     }
 }
 
+// ---- The fused kernel's fast path: a walk down strips of columns ----------------------------
+//
+// Why another fused kernel: the tile kernel (64 x 64 outputs a block) spends about 61 instructions
+// an output at K = 3, of which 6 are its multiply-adds: the transposed tile, the intermediate in
+// shared memory and the index arithmetic of three phases cost the rest, and it recomputes the row
+// pass over 2r extra rows a tile. Here each warp owns a strip of 128 columns and walks down it,
+// 4 columns a lane:
+//
+//   rows of the strip and 4L words of halo on each side -> shared memory as float (a batch of rows)
+//   lane: 4(2L+1) floats of one row -> its 4 row-pass values rp (K multiply-adds each)
+//   the column pass without an intermediate: row t adds col[i] * rp to the running sum of output
+//   row t - i, for i = 0 .. K-1, held in registers; output row t - 2r is then complete: one
+//   16-byte store, and its registers start the sum of row t + 1.
+//
+// The K running sums are a ring indexed by row mod K; a batch is a whole number of K rows and
+// its loop is unrolled, so every ring index is a compile-time constant and the sums stay in
+// registers. The row pass runs over 2r extra rows per walk of kRows, not per 64-row tile.
+// The next batch's words are loaded into registers while this batch is computed, and warps share
+// nothing, so __syncwarp is the only barrier.
+//
+// Where it stops, K = 21: the unrolled ring is about 8K^2 instructions (K rows of 4K
+// multiply-adds for the row pass and 4K for the column pass), and past the instruction cache the
+// warps wait for instructions. On the H100 at 8192 x 8192 the walk took 0.138 ms at K = 3 (the
+// tile kernel 0.163), 0.208 ms at K = 15 (0.244) and 0.879 ms at K = 31, where the tile kernel's
+// 0.432 ms is kept.
+namespace strip_walk {
+
+constexpr int kLanes = 32;
+constexpr int kRun = 4;                     // columns a lane: one 4-byte word in, one float4 out
+constexpr int kStripWidth = kLanes * kRun;  // columns a warp
+constexpr int kWarpsPerBlock = 4;
+constexpr int kMaxRadius = 10;  // K = 21; the tile kernel beyond (above)
+
+template <int R>
+struct Walk {
+    static_assert(R >= 1 && R <= kMaxRadius, "the walk holds 4K running sums a lane");
+    static constexpr int K = 2 * R + 1;
+    static constexpr int kHaloWords = (R + kRun - 1) / kRun;  // each side
+    static constexpr int kWords = kLanes + 2 * kHaloWords;    // words of a strip row with its halo
+    static constexpr int kBatch = K * ((8 + K - 1) / K);      // rows a batch: a multiple of K, at least 8
+    // A lane loads its own word of every row of a batch, and some of the halo words.
+    static constexpr int kHaloLoads = (kBatch * 2 * kHaloWords + kLanes - 1) / kLanes;
+    // Output rows a walk: about 64, 128 or 256 (more where the 2r rows of halo cost more), chosen
+    // so that the input rows, kRows + 2r, are whole batches.
+    static constexpr int kTarget = R <= 4 ? 64 : R <= 7 ? 128 : 256;
+    static constexpr int kBatches = (kTarget + 2 * R + kBatch - 1) / kBatch;
+    static constexpr int kRows = kBatches * kBatch - 2 * R;
+    // Blocks an SM must hold, which caps the registers a thread: 64 or 80 for small masks, where
+    // the loads in flight (so the warps resident) set the speed; more where 4K running sums need them.
+    static constexpr int kMinBlocks = R <= 2 ? 8 : R <= 4 ? 6 : R <= 7 ? 4 : 2;
+    // Shared memory a block: each warp's batch as float (16 B a word), up to 51 KB at K = 21.
+    static constexpr size_t kSharedBytes = size_t(kWarpsPerBlock) * kBatch * kWords * sizeof(float4);
+};
+
+// The 4 pixels x .. x+3 of a row (x a multiple of 4) where some lie outside it: the border rule
+// on each. Out of line: only the strips at the image's left and right edges come here.
+__device__ __noinline__ unsigned load_word_at_edge(const uint8_t* row, int x, int width, Border border) {
+    unsigned word = 0;
+    for (int b = 0; b < kRun; ++b) {
+        const int xb = border_index(x + b, width, border);
+        if (xb >= 0) word |= unsigned(__ldg(row + xb)) << (8 * b);
+    }
+    return word;
+}
+
+// Word x / 4 of image row y (the border rule on y applied first, then on x where needed).
+__device__ __forceinline__ unsigned load_word(const ConvArgs& a, int x, int y) {
+    if (y < 0 || y >= a.height) y = border_index(y, a.height, a.border);
+    if (y < 0) return 0u;
+    const uint8_t* row = a.d_in + size_t(y) * a.width;
+    if (x >= 0 && x + kRun <= a.width) return __ldg(reinterpret_cast<const unsigned*>(row + x));
+    return load_word_at_edge(row, x, a.width, a.border);
+}
+
+__device__ __forceinline__ float4 word_to_floats(unsigned word) {
+    return float4{byte_to_float(word, 0), byte_to_float(word, 1), byte_to_float(word, 2), byte_to_float(word, 3)};
+}
+
+template <int R>
+__global__ void __launch_bounds__(kLanes * kWarpsPerBlock, Walk<R>::kMinBlocks) fused_strip_walk_kernel(ConvArgs a) {
+    using W = Walk<R>;
+    constexpr int L = W::kHaloWords;
+    extern __shared__ float4 s_batches[];  // W::kSharedBytes
+    const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
+    const int xs = (blockIdx.x * kWarpsPerBlock + warp) * kStripWidth;  // the strip's first column
+    if (xs >= a.width) return;  // a whole warp; no barrier spans warps
+    const int y0 = blockIdx.y * W::kRows;                                // its first output row
+    // s[row * kWords + word]: word w holds columns xs + 4 (w - L) .. xs + 4 (w - L) + 3.
+    float4* s = s_batches + warp * W::kBatch * W::kWords;
+
+    // A batch: every lane's own word (word L + lane) of each row, and the 2L halo words of each
+    // row, halo word n = lane + 32 i being word h = n % 2L (left of the strip if h < L, else right)
+    // of row n / 2L.
+    unsigned own[W::kBatch], halo[W::kHaloLoads];
+    auto halo_word = [&](int n) { return n % (2 * L) < L ? n % (2 * L) : kLanes + n % (2 * L); };
+    auto fetch = [&](int batch) {
+        const int y = y0 - R + batch * W::kBatch;
+#pragma unroll
+        for (int u = 0; u < W::kBatch; ++u) own[u] = load_word(a, xs + kRun * lane, y + u);
+#pragma unroll
+        for (int i = 0; i < W::kHaloLoads; ++i) {
+            const int n = lane + kLanes * i;
+            if (n < W::kBatch * 2 * L) halo[i] = load_word(a, xs + kRun * (halo_word(n) - L), y + n / (2 * L));
+        }
+    };
+    auto stage = [&] {
+#pragma unroll
+        for (int u = 0; u < W::kBatch; ++u) s[u * W::kWords + L + lane] = word_to_floats(own[u]);
+#pragma unroll
+        for (int i = 0; i < W::kHaloLoads; ++i) {
+            const int n = lane + kLanes * i;
+            if (n < W::kBatch * 2 * L) s[n / (2 * L) * W::kWords + halo_word(n)] = word_to_floats(halo[i]);
+        }
+    };
+
+    const int x = xs + kRun * lane;
+    float sums[W::K][kRun] = {};  // sums[y % K]: the running column sum of output row y
+    fetch(0);
+#pragma unroll 1
+    for (int batch = 0; batch < W::kBatches; ++batch) {
+        __syncwarp();  // every lane is done reading the last batch
+        stage();
+        __syncwarp();
+        if (batch + 1 < W::kBatches) fetch(batch + 1);  // in flight while this batch is summed
+#pragma unroll
+        for (int u = 0; u < W::kBatch; ++u) {
+            // Input row t = batch * kBatch + u, image row y0 - R + t. Its floats from x - 4L on:
+            // the row pass of column x + g reads v[4L + g + j - R].
+            float v[kRun * (2 * L + 1)];
+#pragma unroll
+            for (int w = 0; w <= 2 * L; ++w) {
+                const float4 f = s[u * W::kWords + lane + w];
+                v[4 * w] = f.x, v[4 * w + 1] = f.y, v[4 * w + 2] = f.z, v[4 * w + 3] = f.w;
+            }
+            float rp[kRun];
+#pragma unroll
+            for (int g = 0; g < kRun; ++g) {
+                rp[g] = 0.0f;
+#pragma unroll
+                for (int j = 0; j < W::K; ++j) rp[g] = fmaf(c_row[j], v[kRun * L + g + j - R], rp[g]);
+            }
+            // Row t adds col[i] * rp to output row t - i; batch * kBatch is a multiple of K, so
+            // that row's ring slot is (u - i) mod K, known at compile time.
+#pragma unroll
+            for (int i = 0; i < W::K; ++i) {
+                const int slot = ((u - i) % W::K + W::K) % W::K;
+#pragma unroll
+                for (int g = 0; g < kRun; ++g) sums[slot][g] = fmaf(c_col[i], rp[g], sums[slot][g]);
+            }
+            // Output row t - 2R has had its last tap (i = 2R); its slot starts row t + 1.
+            const int done = (u + 1) % W::K;  // compile-time once unrolled
+            const int y = batch * W::kBatch + u - 2 * R;
+            if (y >= 0 && y < W::kRows && y0 + y < a.height && x < a.width)
+                *reinterpret_cast<float4*>(a.d_out + size_t(y0 + y) * a.width + x) =
+                    float4{sums[done][0], sums[done][1], sums[done][2], sums[done][3]};
+#pragma unroll
+            for (int g = 0; g < kRun; ++g) sums[done][g] = 0.0f;
+        }
+    }
+}
+
+// Whether the walk computes this launch: one channel, rows of whole words (so every word load
+// and float4 store is aligned).
+inline bool applies(const ConvArgs& args) { return args.channels == 1 && args.width % kRun == 0; }
+
+template <int R>
+void launch(const ConvArgs& args) {
+    using W = Walk<R>;
+    constexpr int kBlockWidth = kStripWidth * kWarpsPerBlock;
+    const auto kernel = fused_strip_walk_kernel<R>;
+    allow_dynamic_shared_memory(kernel, W::kSharedBytes, "fused_strip_walk_kernel");
+    const dim3 grid((args.width + kBlockWidth - 1) / kBlockWidth, (args.height + W::kRows - 1) / W::kRows);
+    kernel<<<grid, kLanes * kWarpsPerBlock, W::kSharedBytes>>>(args);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace strip_walk
+
 struct LaunchFused {
     const ConvArgs& args;
     template <int R>
     void operator()() const {
+        if constexpr (R >= 1 && R <= strip_walk::kMaxRadius) {
+            if (strip_walk::applies(args)) return strip_walk::launch<R>(args);
+        }
         const size_t bytes = size_t(FusedLayout(args.k / 2).floats()) * sizeof(float);  // 97 KB at K = 63
         launch_on_tiles(conv2d_fused_kernel<R>, bytes, args, "conv2d_fused_kernel");
     }
