@@ -20,10 +20,10 @@
 // take consecutive columns of s_mid and a thread slides down its own column. Both pitches are
 // odd, so the transposing writes do not conflict either.
 //
-// launch_conv2d_fused has a faster path for one channel and K <= 21, fused_strip_walk_kernel
-// (its section below): no tiles, each warp walks down a strip of 128 columns with the column
-// pass's running sums in registers. The tile kernel remains the path for 3 channels, rows not of
-// whole 4-byte words, and K > 21.
+// launch_conv2d_fused has a faster path for one channel, fused_strip_walk_kernel (its section
+// below): no tiles, each warp walks down a strip of 128 columns with the column pass's running
+// sums in registers. It is compiled for K = 3, 5, 7, 9, 15 and 21; the tile kernel remains the
+// path for every other K, for 3 channels and for rows that are not whole 4-byte words.
 //
 // R is the mask radius when known at compile time (the loops unroll, the weights become
 // constant-memory operands of the FMAs); R < 0 means "read it from args.k" (any other K).
