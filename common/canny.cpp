@@ -16,10 +16,145 @@ namespace {
 
 int thread_count(int threads) { return threads <= 0 ? omp_get_max_threads() : threads; }
 
+// Stages 1 to 3 resolve the border rule once per row (a padded line, or a pointer to each source
+// row) and leave the columns between to plain loops with no checks, the per-row functions below.
+// On x86-64 GCC compiles those that fuse twice, and the loader picks one for the CPU
+// (target_clones, which asks __builtin_cpu_supports): for x86-64-v3 (AVX2 and FMA) std::fmaf is
+// one vfmadd instruction and the loops vectorise; the default clone is the portable code, where
+// fmaf is a libm call. fmaf is correctly rounded in both, so both give the same bits, and
+// -ffp-contract=off holds in both: only the explicit fmaf calls fuse. (clang, whose __GNUC__ is 4,
+// keeps the portable code.)
+#if defined(__x86_64__) && defined(__GNUC__) && __GNUC__ >= 12
+#define CONVLAB_FMA_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define CONVLAB_FMA_CLONES
+#endif
+
 // The value a tap reads from a float plane under the border rule (0 outside under zero).
 float tap(const float* plane, int width, int height, int x, int y, Border border) {
     const int sx = border_index(x, width, border), sy = border_index(y, height, border);
     return sx < 0 || sy < 0 ? 0.0f : plane[size_t(sy) * width + sx];
+}
+
+// Row `y` of a plane under the border rule: the row y reads, or `zeros` (a row of 0.0f) when it
+// reads zero. Every column of it is then in the image, so a row pass over it needs no checks.
+const float* border_row(const float* plane, int width, int height, int y, Border border, const float* zeros) {
+    const int sy = border_index(y, height, border);
+    return sy < 0 ? zeros : plane + size_t(sy) * width;
+}
+
+// Stage 1's sum over k lines: out[x] = acc after acc = fmaf(weights[i], lines[i][x], acc) for i =
+// 0 .. k - 1 from acc = 0, each pixel's operations in canny_smooth's order. i is the outer loop so
+// that x, the inner one, vectorises; the columns go a block at a time so that the block's partial
+// sums stay in L1 across the k lines on any width.
+CONVLAB_FMA_CLONES void weighted_sum(const float* weights, const float* const* lines, int k, int width, float* out) {
+    constexpr int kBlock = 1024;  // 4 KiB of sums
+    for (int first = 0; first < width; first += kBlock) {
+        const int end = std::min(width, first + kBlock);
+        std::fill(out + first, out + end, 0.0f);
+        for (int i = 0; i < k; ++i) {
+            const float weight = weights[i], *line = lines[i];
+#pragma omp simd  // no line overlaps out
+            for (int x = first; x < end; ++x) out[x] = std::fmaf(weight, line[x], out[x]);
+        }
+    }
+}
+
+// Row y of the image as floats with r columns more on each side by the border rule: line[t] is
+// column t - r, 0.0f where a zero-border tap reads nothing (fmaf then adds a zero product, as the
+// per-tap sum did). line holds width + 2r floats.
+void padded_line(const Image& grey, int y, int r, Border border, float* line) {
+    const int w = grey.width;
+    const uint8_t* row = grey.pixels.data() + size_t(y) * w;
+    const auto outside = [&](int x) {
+        const int sx = border_index(x, w, border);
+        return sx < 0 ? 0.0f : float(row[sx]);
+    };
+    for (int t = 0; t < r; ++t) {
+        line[t] = outside(t - r);
+        line[r + w + t] = outside(w + t);
+    }
+    for (int x = 0; x < w; ++x) line[r + x] = float(row[x]);
+}
+
+// Output rows per band of stage 1 (at least; see canny_smooth).
+constexpr int kSmoothBand = 64;
+
+// One thread's scratch space for stage 1.
+struct SmoothScratch {
+    std::vector<float> line;         // an image row padded by r columns on each side
+    std::vector<float> rows;         // the row pass of a band's rows and of r rows above and below
+    std::vector<const float*> taps;  // the k lines weighted_sum() reads
+    SmoothScratch(int width, int k, int band)
+        : line(size_t(width) + k - 1), rows(size_t(width) * (band + k - 1)), taps(k) {}
+};
+
+// Stage 1's row pass of row y, any integer: the row it reads by the border rule, or a row of
+// zeros, which the column pass then adds as the per-tap sum added the zero taps.
+void row_pass(const Image& grey, const Mask& mask, Border border, int y, SmoothScratch& scratch, float* out) {
+    const int sy = border_index(y, grey.height, border);
+    if (sy < 0) {
+        std::fill(out, out + grey.width, 0.0f);
+        return;
+    }
+    padded_line(grey, sy, mask.radius(), border, scratch.line.data());
+    for (int j = 0; j < mask.k; ++j) scratch.taps[j] = scratch.line.data() + j;  // tap j of column x: line[x + j]
+    weighted_sum(mask.row.data(), scratch.taps.data(), mask.k, grey.width, out);
+}
+
+// Stage 2 at one pixel from its 3x3 neighbourhood n (canny_rules.hpp).
+inline void store_gradient(const float n[3][3], float* magnitude, uint8_t* direction) {
+    const Gradient g = sobel_gradient(n);
+    *magnitude = gradient_magnitude(g);
+    *direction = uint8_t(quantise_direction(g));
+}
+
+// Stage 2 at (x, y), every tap through the border rule: the definition, run on the first and last
+// columns, whose taps leave the image sideways.
+void gradient_at(const float* smoothed, int width, int height, int x, int y, Border border, float* magnitude,
+                 uint8_t* direction) {
+    float n[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) n[i][j] = tap(smoothed, width, height, x + j - 1, y + i - 1, border);
+    const size_t at = size_t(y) * width + x;
+    store_gradient(n, magnitude + at, direction + at);
+}
+
+// Stage 2 on columns 1 .. width - 2 of a row, from its rows above, at and below as border_row()
+// gives them: no tap of these columns leaves the rows, so n is read straight from them.
+CONVLAB_FMA_CLONES void gradient_row(const float* const rows[3], int width, float* magnitude, uint8_t* direction) {
+    for (int x = 1; x + 1 < width; ++x) {
+        float n[3][3];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) n[i][j] = rows[i][x + j - 1];
+        store_gradient(n, magnitude + x, direction + x);
+    }
+}
+
+// A magnitude plane at (x, y): 0 outside the image, as non-maximum suppression reads it.
+float magnitude_at(const float* magnitude, int width, int height, int x, int y) {
+    return x < 0 || x >= width || y < 0 || y >= height ? 0.0f : magnitude[size_t(y) * width + x];
+}
+
+// Stage 3 at (x, y) with every neighbour bounds checked: the definition, run on the first and last
+// columns.
+float suppressed_at(const float* magnitude, const uint8_t* direction, int width, int height, int x, int y) {
+    int dx = 0, dy = 0;
+    direction_step(EdgeDirection(direction[size_t(y) * width + x]), &dx, &dy);
+    return suppress(magnitude_at(magnitude, width, height, x, y),
+                    magnitude_at(magnitude, width, height, x - dx, y - dy),
+                    magnitude_at(magnitude, width, height, x + dx, y + dy));
+}
+
+// Stage 3 on columns 1 .. width - 2 of a row, from the magnitude rows above, at and below it (a row
+// of zeros outside the image): a neighbour of these columns is never outside sideways. A direction
+// byte that is no EdgeDirection steps nowhere (0, 0), as in suppressed_at().
+void suppress_row(const float* const rows[3], const uint8_t* direction, int width, float* suppressed) {
+    for (int x = 1; x + 1 < width; ++x) {
+        int dx = 0, dy = 0;
+        direction_step(EdgeDirection(direction[x]), &dx, &dy);
+        suppressed[x] = suppress(rows[1][x], rows[1 - dy][x - dx], rows[1 + dy][x + dx]);
+    }
 }
 
 }  // namespace
@@ -28,55 +163,56 @@ void canny_smooth(const Image& grey, const Mask& mask, Border border, float* out
     if (grey.channels != 1)
         throw InputError("the Canny reference takes one channel, not " + std::to_string(grey.channels));
     require_separable(mask);
-    const int w = grey.width, h = grey.height, k = mask.k, r = k / 2;
-    std::vector<float> rows(size_t(w) * h);
-#pragma omp parallel for num_threads(thread_count(threads)) schedule(static)
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            float acc = 0.0f;
-            for (int j = 0; j < k; ++j) {
-                const int sx = border_index(x + j - r, w, border);
-                const float v = sx < 0 ? 0.0f : float(grey.pixels[size_t(y) * w + sx]);
-                acc = std::fmaf(mask.row[j], v, acc);
+    const int w = grey.width, h = grey.height, k = mask.k, r = mask.radius();
+    // Bands of output rows, each with its own row pass of the rows its column pass reads: they
+    // stay in cache between the passes, and no image-sized buffer is needed (allocating and first
+    // touching one took longer than both passes). The 2r rows a band shares with its neighbours
+    // are computed twice, to the same bits; the band is long enough to keep that under half.
+    const int band = std::max(kSmoothBand, 4 * r), bands = (h + band - 1) / band;
+#pragma omp parallel num_threads(thread_count(threads))
+    {
+        SmoothScratch scratch(w, k, band);
+#pragma omp for schedule(static)
+        for (int b = 0; b < bands; ++b) {
+            const int first = b * band, end = std::min(h, first + band);
+            // scratch.rows row t: the row pass of row first - r + t.
+            for (int t = 0; t < end - first + 2 * r; ++t)
+                row_pass(grey, mask, border, first - r + t, scratch, scratch.rows.data() + size_t(t) * w);
+            for (int y = first; y < end; ++y) {
+                for (int i = 0; i < k; ++i) scratch.taps[i] = scratch.rows.data() + size_t(y - first + i) * w;
+                weighted_sum(mask.col.data(), scratch.taps.data(), k, w, out + size_t(y) * w);
             }
-            rows[size_t(y) * w + x] = acc;
         }
-#pragma omp parallel for num_threads(thread_count(threads)) schedule(static)
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            float acc = 0.0f;
-            for (int i = 0; i < k; ++i) acc = std::fmaf(mask.col[i], tap(rows.data(), w, h, x, y + i - r, border), acc);
-            out[size_t(y) * w + x] = acc;
-        }
+    }
 }
 
 void canny_gradients(const float* smoothed, int width, int height, Border border, float* magnitude,
                      uint8_t* direction, int threads) {
+    const std::vector<float> zeros(width, 0.0f);
 #pragma omp parallel for num_threads(thread_count(threads)) schedule(static)
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            float n[3][3];
-            for (int i = 0; i < 3; ++i)
-                for (int j = 0; j < 3; ++j) n[i][j] = tap(smoothed, width, height, x + j - 1, y + i - 1, border);
-            const Gradient g = sobel_gradient(n);
-            const size_t at = size_t(y) * width + x;
-            magnitude[at] = gradient_magnitude(g);
-            direction[at] = uint8_t(quantise_direction(g));
-        }
+    for (int y = 0; y < height; ++y) {
+        const float* rows[3];
+        for (int i = 0; i < 3; ++i) rows[i] = border_row(smoothed, width, height, y + i - 1, border, zeros.data());
+        const size_t at = size_t(y) * width;
+        gradient_row(rows, width, magnitude + at, direction + at);
+        gradient_at(smoothed, width, height, 0, y, border, magnitude, direction);
+        if (width > 1) gradient_at(smoothed, width, height, width - 1, y, border, magnitude, direction);
+    }
 }
 
 void canny_suppress(const float* magnitude, const uint8_t* direction, int width, int height, float* suppressed,
                     int threads) {
-    const auto at = [&](int x, int y) {
-        return x < 0 || x >= width || y < 0 || y >= height ? 0.0f : magnitude[size_t(y) * width + x];
-    };
+    const std::vector<float> zeros(width, 0.0f);
 #pragma omp parallel for num_threads(thread_count(threads)) schedule(static)
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            int dx = 0, dy = 0;
-            direction_step(EdgeDirection(direction[size_t(y) * width + x]), &dx, &dy);
-            suppressed[size_t(y) * width + x] = suppress(at(x, y), at(x - dx, y - dy), at(x + dx, y + dy));
-        }
+    for (int y = 0; y < height; ++y) {
+        const float* rows[3];
+        for (int i = 0; i < 3; ++i)
+            rows[i] = border_row(magnitude, width, height, y + i - 1, Border::Zero, zeros.data());  // 0 outside
+        const size_t at = size_t(y) * width;
+        suppress_row(rows, direction + at, width, suppressed + at);
+        suppressed[at] = suppressed_at(magnitude, direction, width, height, 0, y);
+        if (width > 1) suppressed[at + width - 1] = suppressed_at(magnitude, direction, width, height, width - 1, y);
+    }
 }
 
 CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count) {

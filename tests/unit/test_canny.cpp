@@ -263,3 +263,165 @@ TEST(Canny, RefusesColourAndMasksThatAreNotSeparable) {
     EXPECT_THROW(canny_smooth(make_random_image(2, 2, 1, 1), parse_mask("random:3:1", 31), Border::Clamp, out.data(), 1),
                  Unsupported);
 }
+
+// ---- The fast stages against the rules applied plainly ---------------------------------------
+// canny.cpp resolves the border rule once per row and vectorises; these say once more, one pixel
+// and one tap at a time, what canny.hpp states, and the stages must match them to the bit on every
+// border, mask, thread count and shape, the mask wider than the image included.
+
+namespace {
+
+struct FastCase {
+    Border border;
+    const char* mask;
+    int width, height, threads;
+};
+
+std::string describe(const FastCase& c) {
+    return std::string(border_name(c.border)) + " " + c.mask + " " + std::to_string(c.width) + "x" +
+           std::to_string(c.height) + " on " + std::to_string(c.threads) + " threads";
+}
+
+std::vector<FastCase> fast_cases() {
+    std::vector<FastCase> cases;
+    for (Border border : {Border::Zero, Border::Clamp, Border::Wrap, Border::Mirror})
+        for (const char* mask : {"gauss:3:1", "gauss:5:1.4", "gauss:9:2", "gauss:21:4", "outer:7:3"})
+            for (auto [width, height] : {std::pair{1, 1}, {1, 9}, {9, 1}, {2, 3}, {5, 4}, {37, 23}, {130, 67}})
+                for (int threads : {1, 3}) cases.push_back({border, mask, width, height, threads});
+    return cases;
+}
+
+Image fast_case_image(const FastCase& c) {
+    return make_random_image(c.width, c.height, 1, uint64_t(c.width * 1000 + c.height));
+}
+
+// The index of the first element whose bytes differ, -1 when none does (memcmp, so that -0.0f
+// and 0.0f differ).
+template <class T>
+long first_difference(const std::vector<T>& a, const std::vector<T>& b) {
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+        if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) return long(i);
+    return a.size() == b.size() ? -1 : long(std::min(a.size(), b.size()));
+}
+
+// What plane(x, y) reads under the border rule: 0 where it reads zero.
+template <class T>
+float plain_tap(const std::vector<T>& plane, int width, int height, int x, int y, Border border) {
+    const int sx = border_index(x, width, border), sy = border_index(y, height, border);
+    return sx < 0 || sy < 0 ? 0.0f : float(plane[size_t(sy) * width + sx]);
+}
+
+// Stage 1: the row pass, then the column pass, each tap through plain_tap() and one fmaf.
+std::vector<float> plain_smooth(const Image& image, const Mask& m, Border border) {
+    const int w = image.width, h = image.height, r = m.radius();
+    std::vector<float> rows(image.pixels.size()), out(image.pixels.size());
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float across = 0;
+            for (int j = 0; j < m.k; ++j)
+                across = std::fmaf(m.row[j], plain_tap(image.pixels, w, h, x + j - r, y, border), across);
+            rows[size_t(y) * w + x] = across;
+        }
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float down = 0;
+            for (int i = 0; i < m.k; ++i) down = std::fmaf(m.col[i], plain_tap(rows, w, h, x, y + i - r, border), down);
+            out[size_t(y) * w + x] = down;
+        }
+    return out;
+}
+
+struct PlainGradients {
+    std::vector<float> magnitude;
+    std::vector<uint8_t> direction;
+};
+
+// Stage 2: each pixel's nine taps through plain_tap(), then the rules.
+PlainGradients plain_gradients(const std::vector<float>& smoothed, int w, int h, Border border) {
+    PlainGradients g{std::vector<float>(smoothed.size()), std::vector<uint8_t>(smoothed.size())};
+    for (size_t p = 0; p < smoothed.size(); ++p) {
+        const int x = int(p % w), y = int(p / w);
+        float n[3][3];
+        for (int t = 0; t < 9; ++t) n[t / 3][t % 3] = plain_tap(smoothed, w, h, x + t % 3 - 1, y + t / 3 - 1, border);
+        const Gradient sobel = sobel_gradient(n);
+        g.magnitude[p] = gradient_magnitude(sobel);
+        g.direction[p] = uint8_t(quantise_direction(sobel));
+    }
+    return g;
+}
+
+// Stage 3: both neighbours through plain_tap() under the zero border (0 outside).
+std::vector<float> plain_suppress(const PlainGradients& g, int w, int h) {
+    std::vector<float> out(g.magnitude.size());
+    for (size_t p = 0; p < out.size(); ++p) {
+        const int x = int(p % w), y = int(p / w);
+        int dx = 0, dy = 0;
+        direction_step(EdgeDirection(g.direction[p]), &dx, &dy);
+        out[p] = suppress(g.magnitude[p], plain_tap(g.magnitude, w, h, x - dx, y - dy, Border::Zero),
+                          plain_tap(g.magnitude, w, h, x + dx, y + dy, Border::Zero));
+    }
+    return out;
+}
+
+// Magnitudes 0, 1 or 2 and random directions: plateaus and zeros everywhere, so that a neighbour
+// taken from the wrong side or row changes the result.
+PlainGradients plateaus(const FastCase& c) {
+    const Image noise = make_random_image(c.width, c.height, 1, uint64_t(c.width + 7 * c.height));
+    PlainGradients g;
+    for (uint8_t v : noise.pixels) {
+        g.magnitude.push_back(float(v % 3));
+        g.direction.push_back(uint8_t((v / 3) % 4));
+    }
+    return g;
+}
+
+}  // namespace
+
+TEST(Canny, FastSmoothingMatchesThePlainSumBitForBit) {
+    for (const FastCase& c : fast_cases()) {
+        const Image image = fast_case_image(c);
+        const Mask m = parse_mask(c.mask, 31);
+        std::vector<float> fast(image.pixels.size(), -1.0f);
+        canny_smooth(image, m, c.border, fast.data(), c.threads);
+        EXPECT_EQ(first_difference(fast, plain_smooth(image, m, c.border)), -1) << describe(c);
+    }
+}
+
+TEST(Canny, FastGradientsMatchThePlainRulesBitForBit) {
+    for (const FastCase& c : fast_cases()) {
+        const std::vector<float> smoothed = plain_smooth(fast_case_image(c), parse_mask(c.mask, 31), c.border);
+        const PlainGradients plain = plain_gradients(smoothed, c.width, c.height, c.border);
+        std::vector<float> magnitude(smoothed.size(), -1.0f);
+        std::vector<uint8_t> direction(smoothed.size(), 9);
+        canny_gradients(smoothed.data(), c.width, c.height, c.border, magnitude.data(), direction.data(), c.threads);
+        EXPECT_EQ(first_difference(magnitude, plain.magnitude), -1) << describe(c);
+        EXPECT_EQ(first_difference(direction, plain.direction), -1) << describe(c);
+    }
+}
+
+TEST(Canny, FastSuppressionMatchesThePlainRuleBitForBit) {
+    for (const FastCase& c : fast_cases()) {
+        const std::vector<float> smoothed = plain_smooth(fast_case_image(c), parse_mask(c.mask, 31), c.border);
+        for (const PlainGradients& g : {plain_gradients(smoothed, c.width, c.height, c.border), plateaus(c)}) {
+            std::vector<float> fast(g.magnitude.size(), -1.0f);
+            canny_suppress(g.magnitude.data(), g.direction.data(), c.width, c.height, fast.data(), c.threads);
+            EXPECT_EQ(first_difference(fast, plain_suppress(g, c.width, c.height)), -1) << describe(c);
+        }
+    }
+}
+
+TEST(Canny, FastThresholdsMatchThePlainRule) {
+    // Suppressed magnitudes 0 .. 7 against thresholds 2 and 5: every label, and ties with both.
+    for (const FastCase& c : fast_cases()) {
+        const Image noise = fast_case_image(c);
+        std::vector<float> suppressed;
+        std::vector<uint8_t> plain;
+        for (uint8_t v : noise.pixels) {
+            suppressed.push_back(float(v % 8));
+            plain.push_back(uint8_t(threshold_label(float(v % 8), 2, 5)));
+        }
+        std::vector<uint8_t> fast(plain.size(), 9);
+        canny_threshold(suppressed.data(), suppressed.size(), {2, 5, false}, fast.data(), c.threads);
+        EXPECT_EQ(first_difference(fast, plain), -1) << describe(c);
+    }
+}
