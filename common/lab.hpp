@@ -54,6 +54,15 @@ struct Preset {
     std::vector<std::string> args;  // e.g. {"--size", "2800", "--mask", "box:3,box:5,box:7"}
 };
 
+// An option of one lab's own (lab 8's thresholds), in the help's group "Lab". Its value as typed,
+// or its default, is Options::lab_values[name]; a flag's is "true" or "false". The lab checks it.
+struct LabOption {
+    std::string name;
+    std::string help;
+    std::string default_value;  // unused for a flag
+    bool flag = false;
+};
+
 struct LabSpec {
     int number = 0;
     std::string title;
@@ -77,6 +86,7 @@ struct LabSpec {
     std::vector<GpuVariant> gpu;
     std::string baseline;        // the variant "vs base" speedups are measured against
     std::vector<Preset> presets; // the sources' experiments this lab re-runs (handouts' "Then and now")
+    std::vector<LabOption> lab_options;
 };
 
 // A spec with the number, title and student files the lab's manifest gives (its driver includes

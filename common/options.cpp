@@ -140,6 +140,13 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Grading")
         ("fresh-input-each-rep", "with --image random: every timed run (warm-ups too) gets a new random input, seed + 1 + its number; the raw result is the last one's (input seed + warmup + reps for a GPU variant, seed + cpu-reps for a CPU one)");
     // clang-format on
+    if (!spec.lab_options.empty()) {
+        auto add = parser.add_options("Lab");
+        for (const LabOption& o : spec.lab_options) {
+            if (o.flag) add(o.name, o.help);
+            else add(o.name, o.help, cxxopts::value<std::string>()->default_value(o.default_value));
+        }
+    }
     add_run_options(parser, shared);
     parser.custom_help("[options]");
 
@@ -150,7 +157,9 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     const cxxopts::ParseResult args = parse_command_line(parser, int(pointers.size()), pointers.data(), program);
     if (args.count("help")) {
         options.help = true;
-        options.help_text = parser.help({"Input", "Run", "Output", "Grading"}) + "\nVariants:\n" + variant_list(spec) +
+        std::vector<std::string> groups{"Input", "Run", "Output", "Grading"};
+        if (!spec.lab_options.empty()) groups.insert(groups.begin() + 2, "Lab");
+        options.help_text = parser.help(groups) + "\nVariants:\n" + variant_list(spec) +
                             (spec.presets.empty() ? "" : "\nPresets (the sources' experiments, for the handout's \"Then and now\"):\n" +
                                                              preset_list(spec)) +
                             exit_status_help();
@@ -158,6 +167,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     }
     auto text = [&](const char* name) { return args[name].as<std::string>(); };
     read_run_options(args, shared, options);
+    for (const LabOption& o : spec.lab_options)
+        options.lab_values[o.name] = o.flag ? (args.count(o.name) ? "true" : "false") : text(o.name.c_str());
 
     options.demo = args.count("demo") > 0;
     options.image = text("image");

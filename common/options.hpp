@@ -2,6 +2,7 @@
 // The command line of the image labs (0 to 4). `./labN --help` prints it.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct Options : RunOptions {
     bool demo = false;
     std::string preset;        // --preset: its name (its options are already applied)
     bool fresh_input = false;  // grading: a new random input for every timed rep (seed + 1 + rep), so no answer can be replayed
+    std::map<std::string, std::string> lab_values;  // LabSpec::lab_options, by name: as typed, or the default
 };
 
 // Throws InputError with one line for every bad option or value.

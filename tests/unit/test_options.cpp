@@ -127,3 +127,47 @@ TEST(Options, SplitListKeepsEveryEmptyItem) {
     EXPECT_EQ(split_list(",a"), (std::vector<std::string>{"", "a"}));
     EXPECT_EQ(split_list("gauss:7:", ':'), (std::vector<std::string>{"gauss", "7", ""}));
 }
+
+namespace {
+
+Options parse_with_lab_options(std::vector<std::string> words, std::string* help = nullptr) {
+    LabSpec s = spec();
+    s.lab_options = {{"low", "the low threshold", "0.1"}, {"absolute", "thresholds are magnitudes", "", true}};
+    words.insert(words.begin(), "lab7");
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    Options o = parse_options(int(argv.size()), argv.data(), s);
+    if (help) *help = o.help_text;
+    return o;
+}
+
+}  // namespace
+
+TEST(Options, LabOptionsTakeTheirDefaultsAndGivenValues) {
+    const Options defaults = parse_with_lab_options({});
+    EXPECT_EQ(defaults.lab_values.at("low"), "0.1");
+    EXPECT_EQ(defaults.lab_values.at("absolute"), "false");
+    const Options given = parse_with_lab_options({"--low", "12.5", "--absolute"});
+    EXPECT_EQ(given.lab_values.at("low"), "12.5");
+    EXPECT_EQ(given.lab_values.at("absolute"), "true");
+    EXPECT_TRUE(parse({}).lab_values.empty());
+}
+
+TEST(Options, LabOptionsHaveTheirOwnGroupInTheHelp) {
+    std::string help;
+    parse_with_lab_options({"--help"}, &help);
+    EXPECT_NE(help.find(" Lab options:"), std::string::npos) << help;
+    EXPECT_NE(help.find("--low"), std::string::npos);
+    EXPECT_NE(help.find("--absolute"), std::string::npos);
+    EXPECT_EQ(parse({"--help"}).help_text.find(" Lab options:"), std::string::npos);
+}
+
+TEST(Options, AnUnknownOptionIsStillRefusedBesideLabOptions) {
+    std::string error;
+    try {
+        parse_with_lab_options({"--lowe", "1"});
+    } catch (const InputError& e) {
+        error = e.what();
+    }
+    EXPECT_NE(error.find("lowe"), std::string::npos) << error;
+}
