@@ -1,0 +1,129 @@
+// convlab harness — do not edit in a lab.
+#include "common/canny_device.hpp"
+
+#include <cstring>
+
+#include "common/device_buffer.cuh"
+
+namespace convlab {
+
+struct CannyDevice::Impl {
+    CannyArgs args;
+    DeviceBuffer<float> magnitude, suppressed;
+    DeviceBuffer<uint8_t> direction, labels, edges, workspace;
+    DeviceBuffer<unsigned> max_magnitude;
+    DeviceBuffer<int> rounds;
+};
+
+size_t CannyDevice::bytes_for(int width, int height) {
+    const size_t n = size_t(width) * height;
+    return n * (2 * sizeof(float) + 3 + kCannyWorkspaceBytesPerPixel) + 256 + sizeof(unsigned) + sizeof(int);
+}
+
+CannyDevice::CannyDevice(const ConvArgs& smoothing, CannyThresholds thresholds) : impl_(std::make_unique<Impl>()) {
+    const size_t n = size_t(smoothing.width) * smoothing.height;
+    Impl& d = *impl_;
+    d.magnitude = DeviceBuffer<float>(n);
+    d.suppressed = DeviceBuffer<float>(n);
+    d.direction = DeviceBuffer<uint8_t>(n);
+    d.labels = DeviceBuffer<uint8_t>(n);
+    d.edges = DeviceBuffer<uint8_t>(n);
+    d.workspace = DeviceBuffer<uint8_t>(n * kCannyWorkspaceBytesPerPixel + 256);
+    d.max_magnitude = DeviceBuffer<unsigned>(1);
+    d.rounds = DeviceBuffer<int>(1);
+    CannyArgs& a = d.args;
+    a.width = smoothing.width;
+    a.height = smoothing.height;
+    a.border = smoothing.border;
+    a.smoothing = smoothing;
+    a.d_smoothed = smoothing.d_out;
+    a.d_magnitude = d.magnitude.get();
+    a.d_direction = d.direction.get();
+    a.d_max_magnitude = d.max_magnitude.get();
+    a.d_suppressed = d.suppressed.get();
+    a.d_labels = d.labels.get();
+    a.d_edges = d.edges.get();
+    a.low = thresholds.low;
+    a.high = thresholds.high;
+    a.relative = thresholds.relative;
+    a.d_rounds = d.rounds.get();
+    a.d_workspace = d.workspace.get();
+    a.workspace_bytes = d.workspace.bytes();
+}
+
+CannyDevice::~CannyDevice() = default;
+
+const CannyArgs& CannyDevice::args() const { return impl_->args; }
+
+namespace {
+
+template <class T>
+void upload_to(T* device, const std::vector<T>& host) {
+    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <class T>
+void fetch_into(std::vector<T>& host, const T* device, size_t count) {
+    host.resize(count);
+    CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+}  // namespace
+
+void CannyDevice::upload(unsigned buffers, const CannyStages& r) {
+    const CannyArgs& a = impl_->args;
+    if (buffers & kCannySmoothed) upload_to(a.smoothing.d_out, r.smoothed);
+    if (buffers & kCannyMagnitude) upload_to(a.d_magnitude, r.magnitude);
+    if (buffers & kCannyDirection) upload_to(a.d_direction, r.direction);
+    if (buffers & kCannySuppressed) upload_to(a.d_suppressed, r.suppressed);
+    if (buffers & kCannyLabels) upload_to(a.d_labels, r.labels);
+    if (buffers & kCannyEdges) upload_to(a.d_edges, r.edges);
+    if (buffers & kCannyMaxMagnitude) {
+        float largest = 0.0f;
+        for (float m : r.magnitude) largest = m > largest ? m : largest;
+        unsigned bits = 0;
+        std::memcpy(&bits, &largest, sizeof bits);
+        CUDA_CHECK(cudaMemcpy(a.d_max_magnitude, &bits, sizeof bits, cudaMemcpyHostToDevice));
+    }
+}
+
+void CannyDevice::poison(unsigned buffers) {
+    const CannyArgs& a = impl_->args;
+    const size_t n = a.pixels();
+    constexpr int kPoisonByte = 0xAB;
+    if (buffers & kCannySmoothed) CUDA_CHECK(cudaMemset(a.smoothing.d_out, 0xFF, n * sizeof(float)));
+    if ((buffers & kCannySmoothed) && a.smoothing.d_scratch) CUDA_CHECK(cudaMemset(a.smoothing.d_scratch, 0xFF, n * sizeof(float)));
+    if (buffers & kCannyMagnitude) CUDA_CHECK(cudaMemset(a.d_magnitude, 0xFF, n * sizeof(float)));
+    if (buffers & kCannySuppressed) CUDA_CHECK(cudaMemset(a.d_suppressed, 0xFF, n * sizeof(float)));
+    if (buffers & kCannyDirection) CUDA_CHECK(cudaMemset(a.d_direction, kPoisonByte, n));
+    if (buffers & kCannyLabels) CUDA_CHECK(cudaMemset(a.d_labels, kPoisonByte, n));
+    if (buffers & kCannyEdges) CUDA_CHECK(cudaMemset(a.d_edges, kPoisonByte, n));
+    if (buffers & kCannyMaxMagnitude) CUDA_CHECK(cudaMemset(a.d_max_magnitude, 0, sizeof(unsigned)));
+    if (buffers & kCannyEdges) CUDA_CHECK(cudaMemset(a.d_rounds, 0xFF, sizeof(int)));
+}
+
+void CannyDevice::fetch(unsigned buffers, CannyStages& into, float* max_magnitude) const {
+    const CannyArgs& a = impl_->args;
+    const size_t n = a.pixels();
+    into.width = a.width;
+    into.height = a.height;
+    if (buffers & kCannySmoothed) fetch_into(into.smoothed, a.d_smoothed, n);
+    if (buffers & kCannyMagnitude) fetch_into(into.magnitude, static_cast<const float*>(a.d_magnitude), n);
+    if (buffers & kCannyDirection) fetch_into(into.direction, static_cast<const uint8_t*>(a.d_direction), n);
+    if (buffers & kCannySuppressed) fetch_into(into.suppressed, static_cast<const float*>(a.d_suppressed), n);
+    if (buffers & kCannyLabels) fetch_into(into.labels, static_cast<const uint8_t*>(a.d_labels), n);
+    if (buffers & kCannyEdges) fetch_into(into.edges, static_cast<const uint8_t*>(a.d_edges), n);
+    if ((buffers & kCannyMaxMagnitude) && max_magnitude) {
+        unsigned bits = 0;
+        CUDA_CHECK(cudaMemcpy(&bits, a.d_max_magnitude, sizeof bits, cudaMemcpyDeviceToHost));
+        std::memcpy(max_magnitude, &bits, sizeof bits);
+    }
+}
+
+int CannyDevice::rounds() const {
+    int rounds = -1;
+    CUDA_CHECK(cudaMemcpy(&rounds, impl_->args.d_rounds, sizeof rounds, cudaMemcpyDeviceToHost));
+    return rounds;
+}
+
+}  // namespace convlab

@@ -1,0 +1,372 @@
+// Lab 8's GPU stages 2 to 5 ahead of the lab itself (issue 17): the kernels its reference
+// solution will start from, each checked bit for bit against the CPU reference (common/canny.hpp)
+// on the reference's own input, and timed through the harness (GpuSession: CUDA events, warm-ups,
+// L2 flushed, median of 15) with the per-stage byte model the lab's table will state. Exits 1 if
+// any stage differs from the reference. Smoothing (stage 1) is lab 6's and is not run here.
+//   make all && nvcc -std=c++17 -O3 -arch=sm_90 -I. -Xcompiler -fopenmp -o /tmp/canny_stages \
+//       tests/device/canny_stages.cu build/libconvlab.a -lcupti && /tmp/canny_stages [SIDE]
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/canny.hpp"
+#include "common/canny_args.hpp"
+#include "common/canny_device.hpp"
+#include "common/cuda_check.cuh"
+#include "common/gpu_session.hpp"
+#include "common/synthetic.hpp"
+
+using namespace convlab;
+
+namespace {
+
+constexpr int kThreads = 256;
+
+// A fixed grid of grid-stride blocks: few enough that one atomicMax a block is cheap.
+int stride_blocks() {
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return 8 * sms;
+}
+
+__device__ float smoothed_tap(const CannyArgs& a, int x, int y) {
+    const int sx = border_index(x, a.width, a.border), sy = border_index(y, a.height, a.border);
+    return sx < 0 || sy < 0 ? 0.0f : a.d_smoothed[size_t(sy) * a.width + sx];
+}
+
+// The block's largest magnitude into *a.d_max_magnitude: one atomic a block, on the float's bits.
+__device__ void block_max_to_global(const CannyArgs& a, float m) {
+    __shared__ float s_warp_max[32];
+    for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
+    if (threadIdx.x % 32 == 0) s_warp_max[threadIdx.x / 32] = m;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < int(blockDim.x / 32); ++w) m = fmaxf(m, s_warp_max[w]);
+        if (m > 0.0f) atomicMax(a.d_max_magnitude, __float_as_uint(m));
+    }
+}
+
+// ---- stage 2 and 3 apart -----------------------------------------------------------------------
+
+__global__ void __launch_bounds__(kThreads) gradients_kernel(CannyArgs a) {
+    float largest = 0.0f;
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x) {
+        const int x = int(i % a.width), y = int(i / a.width);
+        float n[3][3];
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) n[r][c] = smoothed_tap(a, x + c - 1, y + r - 1);
+        const Gradient g = sobel_gradient(n);
+        const float m = gradient_magnitude(g);
+        a.d_magnitude[i] = m;
+        a.d_direction[i] = uint8_t(quantise_direction(g));
+        largest = fmaxf(largest, m);
+    }
+    block_max_to_global(a, largest);
+}
+
+__device__ float magnitude_or_zero(const CannyArgs& a, int x, int y) {
+    return x < 0 || y < 0 || x >= a.width || y >= a.height ? 0.0f : a.d_magnitude[size_t(y) * a.width + x];
+}
+
+__global__ void __launch_bounds__(kThreads) suppress_kernel(CannyArgs a) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x) {
+        const int x = int(i % a.width), y = int(i / a.width);
+        int dx = 0, dy = 0;
+        direction_step(EdgeDirection(a.d_direction[i]), &dx, &dy);
+        a.d_suppressed[i] = suppress(a.d_magnitude[i], magnitude_or_zero(a, x - dx, y - dy), magnitude_or_zero(a, x + dx, y + dy));
+    }
+}
+
+// ---- stages 2 and 3 fused: a 32 x 32 tile a step, its magnitudes with a one-pixel frame in shared memory
+
+constexpr int kTile = 32;
+constexpr int kSmoothedSide = kTile + 4;  // two pixels of halo: the Sobel taps of the frame's magnitudes
+constexpr int kMagnitudeSide = kTile + 2;
+
+__global__ void __launch_bounds__(kThreads) gradients_suppress_kernel(CannyArgs a) {
+    __shared__ float s_smoothed[kSmoothedSide][kSmoothedSide + 1];
+    __shared__ float s_magnitude[kMagnitudeSide][kMagnitudeSide + 1];
+    __shared__ uint8_t s_direction[kTile][kTile];
+    const int tiles_x = (a.width + kTile - 1) / kTile, tiles_y = (a.height + kTile - 1) / kTile;
+    float largest = 0.0f;
+    for (int tile = blockIdx.x; tile < tiles_x * tiles_y; tile += gridDim.x) {
+        const int x0 = tile % tiles_x * kTile, y0 = tile / tiles_x * kTile;
+        __syncthreads();  // the last tile's suppression is done with shared memory
+        for (int n = threadIdx.x; n < kSmoothedSide * kSmoothedSide; n += blockDim.x) {
+            const int r = n / kSmoothedSide, c = n % kSmoothedSide;
+            s_smoothed[r][c] = smoothed_tap(a, x0 - 2 + c, y0 - 2 + r);
+        }
+        __syncthreads();
+        for (int n = threadIdx.x; n < kMagnitudeSide * kMagnitudeSide; n += blockDim.x) {
+            const int r = n / kMagnitudeSide, c = n % kMagnitudeSide;
+            const int x = x0 - 1 + c, y = y0 - 1 + r;
+            float m = 0.0f;  // outside the image: NMS reads 0
+            if (x >= 0 && y >= 0 && x < a.width && y < a.height) {
+                float nb[3][3];
+                for (int i = 0; i < 3; ++i)
+                    for (int j = 0; j < 3; ++j) nb[i][j] = s_smoothed[r + i][c + j];
+                const Gradient g = sobel_gradient(nb);
+                m = gradient_magnitude(g);
+                const bool inner = r >= 1 && c >= 1 && r <= kTile && c <= kTile;
+                if (inner) {
+                    s_direction[r - 1][c - 1] = uint8_t(quantise_direction(g));
+                    largest = fmaxf(largest, m);
+                }
+            }
+            s_magnitude[r][c] = m;
+        }
+        __syncthreads();
+        for (int n = threadIdx.x; n < kTile * kTile; n += blockDim.x) {
+            const int r = n / kTile, c = n % kTile, x = x0 + c, y = y0 + r;
+            if (x >= a.width || y >= a.height) continue;
+            int dx = 0, dy = 0;
+            direction_step(EdgeDirection(s_direction[r][c]), &dx, &dy);
+            a.d_suppressed[size_t(y) * a.width + x] =
+                suppress(s_magnitude[r + 1][c + 1], s_magnitude[r + 1 - dy][c + 1 - dx], s_magnitude[r + 1 + dy][c + 1 + dx]);
+        }
+    }
+    block_max_to_global(a, largest);
+}
+
+// ---- stage 4 -------------------------------------------------------------------------------------
+
+__global__ void __launch_bounds__(kThreads) threshold_kernel(CannyArgs a) {
+    float low = a.low, high = a.high;
+    if (a.relative) {
+        const float largest = __uint_as_float(*a.d_max_magnitude);
+        low = a.low * largest, high = a.high * largest;  // the reference's float products
+    }
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
+        a.d_labels[i] = uint8_t(threshold_label(a.d_suppressed[i], low, high));
+}
+
+// ---- stage 5, the source's algorithm: block-local propagation, global rounds until none marks --
+
+enum : uint8_t { kNone = 0, kWeak = 1, kEdge = 2 };
+
+__device__ uint8_t hysteresis_state(const CannyArgs& a, int x, int y, bool first_round) {
+    if (x < 0 || y < 0 || x >= a.width || y >= a.height) return kNone;
+    const size_t i = size_t(y) * a.width + x;
+    const uint8_t label = a.d_labels[i];
+    const bool edge = first_round ? label == uint8_t(EdgeLabel::Strong) : a.d_edges[i] == 255;
+    return edge ? kEdge : label == uint8_t(EdgeLabel::Weak) ? kWeak : kNone;
+}
+
+__global__ void __launch_bounds__(kThreads) hysteresis_round_kernel(CannyArgs a, bool first_round, int* d_marked) {
+    __shared__ uint8_t s[kTile + 2][kTile + 2];
+    const int tiles_x = (a.width + kTile - 1) / kTile;
+    const int x0 = blockIdx.x % tiles_x * kTile, y0 = blockIdx.x / tiles_x * kTile;
+    for (int n = threadIdx.x; n < (kTile + 2) * (kTile + 2); n += blockDim.x) {
+        const int r = n / (kTile + 2), c = n % (kTile + 2);
+        s[r][c] = hysteresis_state(a, x0 - 1 + c, y0 - 1 + r, first_round);
+    }
+    __syncthreads();
+    bool marked_here = false, changed = true;
+    while (changed) {  // until nothing changes in the tile
+        bool mine = false;
+        for (int n = threadIdx.x; n < kTile * kTile; n += blockDim.x) {
+            const int r = n / kTile + 1, c = n % kTile + 1;
+            if (s[r][c] != kWeak) continue;
+            const bool joined = s[r - 1][c - 1] == kEdge || s[r - 1][c] == kEdge || s[r - 1][c + 1] == kEdge ||
+                                s[r][c - 1] == kEdge || s[r][c + 1] == kEdge || s[r + 1][c - 1] == kEdge ||
+                                s[r + 1][c] == kEdge || s[r + 1][c + 1] == kEdge;
+            if (joined) s[r][c] = kEdge, mine = true;
+        }
+        changed = __syncthreads_or(mine);
+        marked_here = marked_here || changed;
+    }
+    for (int n = threadIdx.x; n < kTile * kTile; n += blockDim.x) {
+        const int r = n / kTile, c = n % kTile, x = x0 + c, y = y0 + r;
+        if (x < a.width && y < a.height) a.d_edges[size_t(y) * a.width + x] = s[r + 1][c + 1] == kEdge ? 255 : 0;
+    }
+    if (marked_here && threadIdx.x == 0) *d_marked = 1;
+}
+
+void launch_hysteresis_rounds(const CannyArgs& a) {
+    const int tiles = ((a.width + kTile - 1) / kTile) * ((a.height + kTile - 1) / kTile);
+    int* d_marked = static_cast<int*>(a.d_workspace);
+    int rounds = 0, marked = 1;
+    for (; marked; ++rounds) {
+        CUDA_CHECK(cudaMemsetAsync(d_marked, 0, sizeof(int)));
+        hysteresis_round_kernel<<<tiles, kThreads>>>(a, rounds == 0, d_marked);
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaMemcpy(&marked, d_marked, sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    CUDA_CHECK(cudaMemcpyAsync(a.d_rounds, &rounds, sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());  // `rounds` lives on this stack
+}
+
+// ---- stage 5 by union-find: the weak and strong pixels' 8-connected components, an edge where
+// the component holds a strong pixel. parent[i]: a pixel's parent (itself at a root), kStrong set
+// on a root whose component is strong, kOutside for a pixel of neither label.
+
+constexpr unsigned kStrong = 0x80000000u, kOutside = 0xFFFFFFFFu;
+
+__device__ unsigned find_root(const unsigned* parent, unsigned p) {
+    for (;;) {
+        const unsigned q = parent[p] & ~kStrong;
+        if (q == p) return p;
+        p = q;
+    }
+}
+
+// Joins the components of a and b: the larger root is linked under the smaller, by compare-and-swap
+// so that two threads linking the same root do not lose one link.
+__device__ void unite(unsigned* parent, unsigned a, unsigned b) {
+    for (;;) {
+        a = find_root(parent, a), b = find_root(parent, b);
+        if (a == b) return;
+        if (a < b) {
+            const unsigned t = a;
+            a = b, b = t;
+        }
+        if (atomicCAS(&parent[a], a, b) == a) return;
+    }
+}
+
+__global__ void __launch_bounds__(kThreads) union_init_kernel(CannyArgs a, unsigned* parent) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
+        parent[i] = a.d_labels[i] == uint8_t(EdgeLabel::None) ? kOutside : unsigned(i);
+}
+
+__global__ void __launch_bounds__(kThreads) union_merge_kernel(CannyArgs a, unsigned* parent) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x) {
+        if (parent[i] == kOutside) continue;
+        const int x = int(i % a.width), y = int(i / a.width);
+        // Half of the 8 neighbours: the other half join from their side.
+        const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
+        for (int d = 0; d < 4; ++d) {
+            const int nx = x + dx[d], ny = y + dy[d];
+            if (nx < 0 || nx >= a.width || ny >= a.height) continue;
+            const size_t j = size_t(ny) * a.width + nx;
+            if (parent[j] != kOutside) unite(parent, unsigned(i), unsigned(j));
+        }
+    }
+}
+
+__global__ void __launch_bounds__(kThreads) union_mark_kernel(CannyArgs a, unsigned* parent) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
+        if (a.d_labels[i] == uint8_t(EdgeLabel::Strong)) atomicOr(&parent[find_root(parent, unsigned(i))], kStrong);
+}
+
+__global__ void __launch_bounds__(kThreads) union_edges_kernel(CannyArgs a, const unsigned* parent) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
+        a.d_edges[i] = parent[i] != kOutside && (parent[find_root(parent, unsigned(i))] & kStrong) ? 255 : 0;
+}
+
+void launch_hysteresis_union_find(const CannyArgs& a) {
+    unsigned* parent = static_cast<unsigned*>(a.d_workspace);
+    const int blocks = stride_blocks();
+    union_init_kernel<<<blocks, kThreads>>>(a, parent);
+    union_merge_kernel<<<blocks, kThreads>>>(a, parent);
+    union_mark_kernel<<<blocks, kThreads>>>(a, parent);
+    union_edges_kernel<<<blocks, kThreads>>>(a, parent);
+    CUDA_CHECK_LAUNCH();
+    const int one = 1;
+    CUDA_CHECK(cudaMemcpy(a.d_rounds, &one, sizeof one, cudaMemcpyHostToDevice));
+}
+
+// ---- the probe ---------------------------------------------------------------------------------
+
+struct Stage {
+    const char* name;
+    unsigned reads, writes;
+    double bytes_per_pixel;  // the byte model: each input read once, each output written once
+    std::function<void(const CannyArgs&)> launch;
+};
+
+template <class Kernel>
+std::function<void(const CannyArgs&)> on_stride_grid(Kernel kernel) {
+    return [kernel](const CannyArgs& a) {
+        kernel<<<stride_blocks(), kThreads>>>(a);
+        CUDA_CHECK_LAUNCH();
+    };
+}
+
+// The first pixel where a written buffer differs from the reference's, or "".
+template <class T>
+std::string first_difference(const char* what, const std::vector<T>& got, const std::vector<T>& want, int width) {
+    for (size_t i = 0; i < want.size(); ++i)
+        if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0)
+            return std::string(what) + " differs at (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
+                   "): " + std::to_string(double(got[i])) + " for " + std::to_string(double(want[i]));
+    return "";
+}
+
+std::string compare(unsigned writes, const CannyStages& got, float got_max, const CannyStages& want) {
+    std::string d;
+    if (d.empty() && (writes & kCannyMagnitude)) d = first_difference("magnitude", got.magnitude, want.magnitude, want.width);
+    if (d.empty() && (writes & kCannyDirection)) d = first_difference("direction", got.direction, want.direction, want.width);
+    if (d.empty() && (writes & kCannySuppressed)) d = first_difference("suppressed", got.suppressed, want.suppressed, want.width);
+    if (d.empty() && (writes & kCannyLabels)) d = first_difference("labels", got.labels, want.labels, want.width);
+    if (d.empty() && (writes & kCannyEdges)) d = first_difference("edges", got.edges, want.edges, want.width);
+    if (d.empty() && (writes & kCannyMaxMagnitude)) {
+        float largest = 0.0f;
+        for (float m : want.magnitude) largest = m > largest ? m : largest;
+        if (std::memcmp(&got_max, &largest, sizeof largest) != 0)
+            d = "largest magnitude " + std::to_string(got_max) + " for " + std::to_string(largest);
+    }
+    return d;
+}
+
+bool probe(const char* what, const Image& image, CannyThresholds thresholds) {
+    const Mask mask = parse_mask("gauss:5:1.4", 63);
+    const Border border = Border::Clamp;
+    const auto cpu_start = std::chrono::steady_clock::now();
+    const CannyStages want = canny_reference(image, mask, border, thresholds, 0);
+    const double cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpu_start).count();
+    GpuSession session;
+    session.load_image(image, border, mask.k, CannyDevice::bytes_for(image.width, image.height), true);
+    session.load_mask(mask);
+    CannyDevice device(session.args(), thresholds);
+    const double copy_gbs = session.copy_bandwidth_gbs();
+    const std::vector<Stage> stages{
+        {"gradients", kCannySmoothed, kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude, 9, on_stride_grid(gradients_kernel)},
+        {"suppression", kCannyMagnitude | kCannyDirection, kCannySuppressed, 9, on_stride_grid(suppress_kernel)},
+        {"gradients+suppression", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8, on_stride_grid(gradients_suppress_kernel)},
+        {"thresholds", kCannySuppressed | kCannyMaxMagnitude, kCannyLabels, 5, on_stride_grid(threshold_kernel)},
+        {"hysteresis-rounds", kCannyLabels, kCannyEdges, 2, launch_hysteresis_rounds},
+        {"hysteresis-union-find", kCannyLabels, kCannyEdges, 2, launch_hysteresis_union_find},
+    };
+    const size_t pixels = size_t(image.width) * image.height;
+    std::printf("%s %dx%d on %s: copy %.0f GB/s; OpenMP reference (stages 1-5, all cores) %.1f ms\n", what, image.width,
+                image.height, session.info().name.c_str(), copy_gbs, cpu_ms);
+    bool all_pass = true;
+    for (const Stage& s : stages) {
+        device.upload(s.reads, want);
+        device.poison(s.writes);
+        session.run([&] { s.launch(device.args()); });
+        CannyStages got;
+        float got_max = -1.0f;
+        device.fetch(s.writes, got, &got_max);
+        const std::string difference = compare(s.writes, got, got_max, want);
+        const auto before = [&](int) {
+            device.upload(s.reads, want);
+            device.poison(s.writes);
+        };
+        const TimingStats t = session.time([&] { s.launch(device.args()); }, TimingPlan{2, 15, true}, false, before);
+        const double gbs = s.bytes_per_pixel * pixels / (t.median_ms * 1e-3) * 1e-9;
+        std::printf("  %-22s %s  %8.3f ms  %5.1f B/px  %7.0f GB/s  %5.1f%% copy", s.name, difference.empty() ? "PASS" : "FAIL",
+                    t.median_ms, s.bytes_per_pixel, gbs, 100.0 * gbs / copy_gbs);
+        if (s.writes & kCannyEdges) std::printf("  rounds %d (reference's OpenMP bands: see canny.hpp)", device.rounds());
+        std::printf("%s%s\n", difference.empty() ? "" : "  ", difference.c_str());
+        all_pass = all_pass && difference.empty();
+    }
+    return all_pass;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int side = argc > 1 ? std::atoi(argv[1]) : 8192;
+    bool pass = probe("synthetic", make_synthetic_image(side, side, 1, 1), CannyThresholds{0.1f, 0.2f, true});
+    pass = probe("spiral", make_spiral_image(side / 4, side / 4, 1), CannyThresholds{0.1f, 0.5f, true}) && pass;
+    std::printf("%s\n", pass ? "PASS every stage equals the reference" : "FAIL");
+    return pass ? 0 : 1;
+}
