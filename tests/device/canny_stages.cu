@@ -7,6 +7,7 @@
 //       tests/device/canny_stages.cu build/libconvlab.a -lcupti && /tmp/canny_stages [SIDE]
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -188,18 +189,29 @@ __global__ void __launch_bounds__(kThreads) hysteresis_round_kernel(CannyArgs a,
     if (marked_here && threadIdx.x == 0) *d_marked = 1;
 }
 
+// Rounds go in groups, each round with its own flag, and the host reads the flags once a group:
+// a round-trip to the host every round cost more than the round (56 us on the H100). The groups
+// double, 1, 2, 4 ... up to kMostRoundsAGroup, so that an image that needs few rounds runs few
+// extra ones. The rounds after the first that marks nothing change nothing, and are not counted.
+constexpr int kMostRoundsAGroup = 64;
+
 void launch_hysteresis_rounds(const CannyArgs& a) {
     const int tiles = ((a.width + kTile - 1) / kTile) * ((a.height + kTile - 1) / kTile);
     int* d_marked = static_cast<int*>(a.d_workspace);
-    int rounds = 0, marked = 1;
-    for (; marked; ++rounds) {
-        CUDA_CHECK(cudaMemsetAsync(d_marked, 0, sizeof(int)));
-        hysteresis_round_kernel<<<tiles, kThreads>>>(a, rounds == 0, d_marked);
+    int marked[kMostRoundsAGroup];
+    int rounds = 0;
+    for (int group = 1, launched = 0;; group = std::min(2 * group, kMostRoundsAGroup)) {
+        CUDA_CHECK(cudaMemsetAsync(d_marked, 0, group * sizeof(int)));
+        for (int r = 0; r < group; ++r) hysteresis_round_kernel<<<tiles, kThreads>>>(a, launched + r == 0, d_marked + r);
         CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(&marked, d_marked, sizeof(int), cudaMemcpyDeviceToHost));
+        launched += group;
+        CUDA_CHECK(cudaMemcpy(marked, d_marked, group * sizeof(int), cudaMemcpyDeviceToHost));
+        int r = 0;
+        while (r < group && marked[r]) ++r;
+        rounds += std::min(r + 1, group);
+        if (r < group) break;
     }
-    CUDA_CHECK(cudaMemcpyAsync(a.d_rounds, &rounds, sizeof(int), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaDeviceSynchronize());  // `rounds` lives on this stack
+    CUDA_CHECK(cudaMemcpy(a.d_rounds, &rounds, sizeof rounds, cudaMemcpyHostToDevice));
 }
 
 // ---- stage 5 by union-find: the weak and strong pixels' 8-connected components, an edge where
@@ -354,7 +366,7 @@ bool probe(const char* what, const Image& image, CannyThresholds thresholds) {
         const double gbs = s.bytes_per_pixel * pixels / (t.median_ms * 1e-3) * 1e-9;
         std::printf("  %-22s %s  %8.3f ms  %5.1f B/px  %7.0f GB/s  %5.1f%% copy", s.name, difference.empty() ? "PASS" : "FAIL",
                     t.median_ms, s.bytes_per_pixel, gbs, 100.0 * gbs / copy_gbs);
-        if (s.writes & kCannyEdges) std::printf("  rounds %d (reference's OpenMP bands: see canny.hpp)", device.rounds());
+        if (s.writes & kCannyEdges) std::printf("  rounds %d", device.rounds());
         std::printf("%s%s\n", difference.empty() ? "" : "  ", difference.c_str());
         all_pass = all_pass && difference.empty();
     }
