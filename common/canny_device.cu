@@ -120,6 +120,16 @@ void CannyDevice::fetch(unsigned buffers, CannyStages& into, float* max_magnitud
     }
 }
 
+void CannyDevice::upload_grey(const Image& grey) {
+    // The session's input buffer: const in ConvArgs because no kernel writes it.
+    CUDA_CHECK(cudaMemcpy(const_cast<uint8_t*>(impl_->args.smoothing.d_in), grey.pixels.data(), grey.pixels.size(),
+                          cudaMemcpyHostToDevice));
+}
+
+void CannyDevice::fetch_edges(uint8_t* edges) const {
+    CUDA_CHECK(cudaMemcpy(edges, impl_->args.d_edges, impl_->args.pixels(), cudaMemcpyDeviceToHost));
+}
+
 int CannyDevice::rounds() const {
     int rounds = -1;
     CUDA_CHECK(cudaMemcpy(&rounds, impl_->args.d_rounds, sizeof rounds, cudaMemcpyDeviceToHost));

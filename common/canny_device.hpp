@@ -43,6 +43,10 @@ class CannyDevice {
     // These buffers into `into` (sized to the image); the maximum magnitude as a float.
     void fetch(unsigned buffers, CannyStages& into, float* max_magnitude = nullptr) const;
     int rounds() const;  // stage 5's last report of its global rounds
+    // End to end: the grey image in (pageable host memory, into the smoothing's input), the edge
+    // map out.
+    void upload_grey(const Image& grey);
+    void fetch_edges(uint8_t* edges) const;
 
   private:
     struct Impl;

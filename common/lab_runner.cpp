@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <iostream>
 #include <limits>
 
@@ -13,6 +12,7 @@
 #include "common/gpu_session.hpp"
 #include "common/guarded_main.hpp"
 #include "common/lab.hpp"
+#include "common/lab_input.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
 #include "common/image_peer.hpp"
@@ -30,32 +30,6 @@ namespace {
 
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 
-Image make_input(const Options& options, const LabSpec& spec, std::string* source) {
-    const int channels = options.channels ? options.channels : spec.default_channels;
-    Image image;
-    if (options.image == "synthetic") {
-        image = make_synthetic_image(options.width, options.height, channels, options.seed);
-        *source = "synthetic (seed " + std::to_string(options.seed) + ")";
-    } else if (options.image == "random") {
-        image = make_random_image(options.width, options.height, channels, options.seed);
-        *source = "random (seed " + std::to_string(options.seed) + ")";
-    } else if (options.image == "bright") {
-        image = make_bright_image(options.width, options.height, channels, options.seed);
-        *source = "bright (seed " + std::to_string(options.seed) + ")";
-    } else if (options.image == "spiral") {
-        image = make_spiral_image(options.width, options.height, channels);
-        *source = "spiral";
-    } else {
-        image = load_image(options.image, options.channels);
-        *source = options.image;
-    }
-    if (options.tile_width) {
-        image = tile_image(image, options.tile_width, options.tile_height);
-        *source += " tiled";
-    }
-    return image;
-}
-
 VariantResult result_row(const std::string& name, const std::string& description, const char* kind,
                          const char* status = "", const std::string& message = "") {
     VariantResult r;
@@ -65,16 +39,6 @@ VariantResult result_row(const std::string& name, const std::string& description
     r.status = status;
     r.message = message;
     return r;
-}
-
-TimingStats time_cpu(const std::function<void()>& fn, int reps) {
-    std::vector<double> samples;
-    for (int rep = 0; rep < reps; ++rep) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    return summarize(samples);
 }
 
 template <class Predicate>
@@ -290,7 +254,7 @@ class LabRun {
         r.threads = omp_get_max_threads();
         if (!options_.check_only) {
             std::vector<float> scratch(image_.elements());
-            r.time = time_cpu([&] { conv2d_cpu_reference(image_, c.mask, options_.border, scratch.data(), two_pass); }, options_.cpu_reps);
+            r.time = time_on_host_clock([&] { conv2d_cpu_reference(image_, c.mask, options_.border, scratch.data(), two_pass); }, options_.cpu_reps);
         }
         report_.results.push_back(r);
     }
@@ -318,7 +282,7 @@ class LabRun {
                         const Problem problem = options_.fresh_input ? Problem{fresh, c.mask, options_.border} : c.problem;
                         std::fill(out.begin(), out.end(), kPoison);
                         const CpuWork work;
-                        samples.push_back(time_cpu([&] { v.run(problem, out.data(), threads); }, 1).median_ms);
+                        samples.push_back(time_on_host_clock([&] { v.run(problem, out.data(), threads); }, 1).median_ms);
                         const CpuUsed used = work.used();
                         paths.push_back(used.critical_path_ms);
                         busy.push_back(used.busy_threads);
@@ -583,7 +547,7 @@ int run_lab(int argc, char** argv, const LabSpec& spec) {
             return int(kExitPass);
         }
         std::string source;
-        const Image image = make_input(options, spec, &source);
+        const Image image = make_lab_input(options, spec.default_channels, &source);
         const OutputFolder out(options.out_dir);
         return LabRun(spec, options, image, out).run(source);
     });

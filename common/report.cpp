@@ -19,7 +19,7 @@ void derive_figures(Report& report) {
     auto same_case = [](const VariantResult& a, const VariantResult& b) { return a.mask_spec == b.mask_spec; };
     auto reference_of = [&](const VariantResult& r) -> const VariantResult* {
         for (const auto& o : report.results)
-            if (o.kind == "reference" && o.time && same_case(o, r)) return &o;
+            if (o.kind == "reference" && o.time && same_case(o, r) && o.stage == r.stage) return &o;
         return nullptr;
     };
     // The baseline of a thread sweep is its own 1-thread run; of anything else, the named variant.
@@ -34,9 +34,9 @@ void derive_figures(Report& report) {
         const double flops = r.model.flops_per_value(r.mask_size) * values;
         r.mpix_per_s = pixels / seconds * 1e-6;
         r.gb_per_s = r.model.bytes_per_value * values / seconds * 1e-9;
-        r.gflop_per_s = flops / seconds * 1e-9;
+        if (flops > 0) r.gflop_per_s = flops / seconds * 1e-9;
         if (r.kind == "gpu" && report.copy_bandwidth_gbs) r.pct_copy_bandwidth = 100.0 * *r.gb_per_s / *report.copy_bandwidth_gbs;
-        if (r.kind == "gpu" && report.device) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
+        if (r.kind == "gpu" && report.device && r.gflop_per_s) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
         const VariantResult* omp = r.kind == "reference" ? nullptr : reference_of(r);
         if (omp) r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
         const VariantResult* b = r.kind == "reference" ? nullptr : baseline_of(r);  // the reference has "vs omp" instead
@@ -92,12 +92,14 @@ std::vector<Column> columns(bool sweep) {
     };
     return {
         {"variant", [](const VariantResult& r) { return r.name; }, false},
+        {"stage", [](const VariantResult& r) { return r.stage; }, false},
         {"mask", [sweep](const VariantResult& r) { return sweep ? r.mask_spec : std::string(); }, false},
         {"threads", [](const VariantResult& r) { return r.threads ? std::to_string(r.threads) : ""; }},
         {"check", [](const VariantResult& r) { return r.status == "pass" ? std::string("PASS") : r.status == "fail" ? "FAIL" : r.status; }, false},
         {"median ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::median_ms); }},
         {"min ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::min_ms); }},
         {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? format_fixed(100 * r.time->cv, 1) : ""; }},
+        {"share %", [](const VariantResult& r) { return opt(r.share_pct, [](double v) { return format_fixed(v, 1); }); }},
         {"e2e ms", [=](const VariantResult& r) { return timing(r.end_to_end, &TimingStats::median_ms); }},
         {"e2e pinned ms", [=](const VariantResult& r) { return timing(r.end_to_end_pinned, &TimingStats::median_ms); }},
         {"Mpix/s", [](const VariantResult& r) { return opt(r.mpix_per_s); }},
@@ -108,6 +110,10 @@ std::vector<Column> columns(bool sweep) {
         {"vs omp", [](const VariantResult& r) { return opt(r.speedup_vs_omp, [](double v) { return format_sig3(v) + "x"; }); }},
         {"vs base", [](const VariantResult& r) { return opt(r.speedup_vs_baseline, [](double v) { return format_sig3(v) + "x"; }); }},
         {"eff %", [](const VariantResult& r) { return opt(r.parallel_efficiency, [](double v) { return format_fixed(v, 0); }); }},
+        {"rounds", [](const VariantResult& r) { return r.rounds >= 0 ? std::to_string(r.rounds) : ""; }},
+        {"Pco", [](const VariantResult& r) { return opt(r.pco, [](double v) { return format_fixed(v, 4); }); }},
+        {"Pnd", [](const VariantResult& r) { return opt(r.pnd, [](double v) { return format_fixed(v, 4); }); }},
+        {"Pfa", [](const VariantResult& r) { return opt(r.pfa, [](double v) { return format_fixed(v, 4); }); }},
     };
 }
 
@@ -182,7 +188,9 @@ std::vector<std::string> header_lines(const Report& report) {
     lines.push_back("Input    " + report.image_source + " " + std::to_string(report.width) + "x" + std::to_string(report.height) +
                     ", " + std::to_string(report.channels) + (report.channels == 1 ? " channel" : " channels") +
                     "; mask" + (report.mask_specs.size() > 1 ? "s " : " ") + masks + "; border " + report.border);
-    lines.push_back("Check    against the CPU reference (double); |got - ref| <= " + tolerances + "; output poisoned with NaN");
+    lines.push_back("Check    " + (report.check_rule.empty() ? "against the CPU reference (double); |got - ref| <= " + tolerances +
+                                                             "; output poisoned with NaN"
+                                                       : report.check_rule));
     if (report.check_only)
         lines.push_back("Timing   none (--check-only)");
     else
@@ -192,7 +200,7 @@ std::vector<std::string> header_lines(const Report& report) {
                                                    (report.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "), "
                                              : std::string("median of ")) +
                         std::to_string(report.cpu_reps) + " CPU reps; " + std::to_string(report.cpu_cores) +
-                        " CPU cores; byte model: " + describe_byte_models(report));
+                        " CPU cores; byte model: " + (report.byte_model_rule.empty() ? describe_byte_models(report) : report.byte_model_rule));
     return lines;
 }
 
@@ -236,7 +244,8 @@ std::string render_csv(const Report& report) {
     // Fixed columns in full precision, so a spreadsheet or a plot can rely on them.
     std::ostringstream out;
     out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,e2e_pinned_median_ms,mpix_per_s,gb_per_s,"
-           "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message\n";
+           "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message,"
+           "stage,share_pct,rounds,pco,pnd,pfa\n";
     auto num = [](const std::optional<double>& v) { return v ? format_fixed(*v, 6) : std::string(); };
     for (const auto& r : report.results) {
         out << report.lab << "," << csv_field(r.name) << "," << r.kind << "," << r.threads << "," << r.status << ","
@@ -248,7 +257,9 @@ std::string render_csv(const Report& report) {
             << num(r.mpix_per_s) << "," << num(r.gb_per_s) << "," << num(r.pct_copy_bandwidth) << "," << num(r.gflop_per_s) << ","
             << num(r.pct_fp32_peak) << "," << num(r.speedup_vs_omp) << "," << num(r.speedup_vs_baseline) << "," << report.width
             << "," << report.height << "," << report.channels << "," << csv_field(r.mask_spec) << "," << report.border << ","
-            << csv_field(r.message) << "\n";
+            << csv_field(r.message) << "," << csv_field(r.stage) << "," << num(r.share_pct) << ","
+            << (r.rounds >= 0 ? std::to_string(r.rounds) : std::string()) << "," << num(r.pco) << "," << num(r.pnd) << ","
+            << num(r.pfa) << "\n";
     }
     return out.str();
 }
@@ -307,7 +318,10 @@ std::string render_json(const Report& report) {
                            {"pct_copy_bandwidth", optional_json(r.pct_copy_bandwidth)}, {"gflop_per_s", optional_json(r.gflop_per_s)},
                            {"pct_fp32_peak", optional_json(r.pct_fp32_peak)}, {"speedup_vs_omp", optional_json(r.speedup_vs_omp)},
                            {"speedup_vs_baseline", optional_json(r.speedup_vs_baseline)},
-                           {"parallel_efficiency_pct", optional_json(r.parallel_efficiency)}});
+                           {"parallel_efficiency_pct", optional_json(r.parallel_efficiency)},
+                           {"stage", r.stage.empty() ? json(nullptr) : json(r.stage)}, {"share_pct", optional_json(r.share_pct)},
+                           {"rounds", r.rounds >= 0 ? json(r.rounds) : json(nullptr)},
+                           {"edge_agreement", r.pco ? json{{"pco", *r.pco}, {"pnd", *r.pnd}, {"pfa", *r.pfa}} : json(nullptr)}});
     }
     json doc = {{"schema", kReportSchema},
                 {"lab", report.lab},

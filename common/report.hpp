@@ -41,6 +41,13 @@ struct VariantResult {
     std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
     int busy_threads = 0;                      // CPU variants: threads that did work, in the median run
     WorkModel model;  // the variant's: DRAM bytes and flops per output value
+    // Lab 8: the row of one stage of a pipeline (empty: the whole variant), its share of the sum of
+    // its pipeline's stage times, a hysteresis' global rounds, and the whole edge map's agreement
+    // with the reference's (canny.hpp's Pco, Pnd, Pfa).
+    std::string stage;
+    std::optional<double> share_pct;
+    int rounds = -1;
+    std::optional<double> pco, pnd, pfa;
 
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
@@ -77,6 +84,10 @@ struct Report {
     std::string byte_model = "bytes = width*height*channels*bytes_per_value (1 + 4 unless a row says otherwise); "
                              "flops = width*height*channels*flops_per_value (2*k*k, or 4*k for a separable row)";
     std::vector<VariantResult> results;
+    // Where a lab checks and counts bytes its own way (lab 8), the header's lines for them; empty:
+    // the image labs' (a tolerance per mask, a byte model per variant).
+    std::string check_rule;
+    std::string byte_model_rule;
     std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
     double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
 };

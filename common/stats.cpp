@@ -2,6 +2,7 @@
 #include "common/stats.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace convlab {
@@ -24,6 +25,16 @@ TimingStats summarize(std::vector<double> samples_ms) {
         stats.cv = mean > 0 ? std::sqrt(var) / mean : 0;
     }
     return stats;
+}
+
+TimingStats time_on_host_clock(const std::function<void()>& fn, int reps) {
+    std::vector<double> samples;
+    for (int rep = 0; rep < reps; ++rep) {
+        const auto start = std::chrono::steady_clock::now();
+        fn();
+        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return summarize(samples);
 }
 
 }  // namespace convlab

@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
 // Summary statistics of repeated timings.
 #pragma once
+#include <functional>
 #include <vector>
 
 namespace convlab {
@@ -21,5 +22,8 @@ struct TimingStats {
 
 // Median (the mean of the middle two for an even count), minimum and coefficient of variation.
 TimingStats summarize(std::vector<double> samples_ms);
+
+// fn run `reps` times, each timed by the host's steady clock (CPU work; the GPU has events).
+TimingStats time_on_host_clock(const std::function<void()>& fn, int reps);
 
 }  // namespace convlab

@@ -203,3 +203,47 @@ TEST(Render, JsonFollowsTheSchema) {
     EXPECT_EQ(doc["results"][2]["mask"]["size"], 3);
     EXPECT_EQ(doc["masks"][0], "box:3");
 }
+
+TEST(Report, StageRowsCompareWithTheReferencesSameStageAndCountNoFlops) {
+    Report report = sample();
+    report.results.clear();
+    auto stage_row = [](const std::string& name, const std::string& kind, const std::string& stage, double ms) {
+        VariantResult r = row(name, kind, ms);
+        r.stage = stage;
+        r.model.bytes_per_value = 9;
+        r.model.counts_flops = false;
+        return r;
+    };
+    report.results = {stage_row("openmp-reference", "reference", "gradients", 10.0), stage_row("openmp-reference", "reference", "", 40.0),
+                      stage_row("fused", "gpu", "gradients", 0.5), stage_row("fused", "gpu", "", 1.0)};
+    report.results[2].share_pct = 50.0;
+    report.results[3].rounds = 6;
+    report.results[3].pco = 1.0, report.results[3].pnd = 0.0, report.results[3].pfa = 0.0;
+    report.check_rule = "each stage alone";
+    report.byte_model_rule = "gradients 9 B";
+    derive_figures(report);
+    EXPECT_DOUBLE_EQ(*report.results[2].speedup_vs_omp, 20.0);  // against the reference's gradients, not its whole
+    EXPECT_DOUBLE_EQ(*report.results[3].speedup_vs_omp, 40.0);
+    EXPECT_FALSE(report.results[2].gflop_per_s);
+    EXPECT_FALSE(report.results[2].pct_fp32_peak);
+    EXPECT_DOUBLE_EQ(*report.results[2].gb_per_s, 9.0 * 1e6 / 0.5e-3 * 1e-9);
+    const std::string text = render(report, Format::Text);
+    for (const char* expected : {"stage", "share %", "rounds", "Pco", "Check    each stage alone", "byte model: gradients 9 B", "1.0000"})
+        EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+    const std::string header = text.substr(text.find("\nvariant"), text.find('\n', text.find("\nvariant") + 1) - text.find("\nvariant"));
+    EXPECT_EQ(header.find("GFLOP/s"), std::string::npos) << header;  // no flops counted, so no column
+    const auto doc = nlohmann::json::parse(render(report, Format::Json));
+    EXPECT_EQ(doc["results"][2]["stage"], "gradients");
+    EXPECT_EQ(doc["results"][3]["rounds"], 6);
+    EXPECT_EQ(doc["results"][3]["edge_agreement"]["pco"], 1.0);
+    EXPECT_TRUE(doc["results"][1]["edge_agreement"].is_null());
+    const std::string csv = render(report, Format::Csv);
+    EXPECT_NE(csv.substr(0, csv.find('\n')).find(",stage,share_pct,rounds,pco,pnd,pfa"), std::string::npos) << csv;
+}
+
+TEST(Report, RowsWithoutStagesKeepTheImageLabsColumns) {
+    const std::string text = render(sample(), Format::Text);
+    EXPECT_EQ(text.find("stage"), std::string::npos) << text;
+    EXPECT_EQ(text.find("share %"), std::string::npos) << text;
+    EXPECT_NE(text.find("Check    against the CPU reference"), std::string::npos) << text;
+}

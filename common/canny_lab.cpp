@@ -1,0 +1,477 @@
+// convlab harness — do not edit in a lab.
+// run_canny_lab(): input -> CPU reference, stage by stage -> the sequential variant -> each GPU
+// pipeline (its stages alone, then whole) -> report -> pictures.
+#include "common/canny_lab.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+#include "common/canny_pictures.hpp"
+#include "common/check.hpp"
+#include "common/cpu_work.hpp"
+#include "common/errors.hpp"
+#include "common/exit_status.hpp"
+#include "common/gpu_session.hpp"
+#include "common/guarded_main.hpp"
+#include "common/lab_input.hpp"
+#include "common/options.hpp"
+#include "common/output_folder.hpp"
+#include "common/report.hpp"
+#include "common/separable.hpp"
+#include "common/text_parse.hpp"
+#include "common/text_table.hpp"
+
+namespace convlab {
+namespace {
+
+constexpr const char* kReference = "openmp-reference";
+constexpr unsigned kAllCannyBuffers = kCannySmoothed | kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude |
+                                      kCannySuppressed | kCannyLabels | kCannyEdges;
+
+// The reference's stages and their byte models (per pixel, each input read once, each output
+// written once; hysteresis a round).
+struct CpuStage {
+    const char* name;
+    double bytes_per_pixel;
+};
+constexpr CpuStage kCpuStages[] = {{"smoothing", 5}, {"gradients", 9}, {"suppression", 9}, {"thresholds", 5}, {"hysteresis", 2}};
+
+float threshold_value(const Options& options, const char* name) {
+    const std::string& text = options.lab_values.at(name);
+    float value = 0;
+    if (!read_finite(text, &value) || value <= 0)
+        throw InputError("--" + std::string(name) + " '" + text + "' is not a positive number; accepted: e.g. 0.1 (a fraction of "
+                         "the largest gradient magnitude) or, with --absolute, a magnitude such as 40");
+    return value;
+}
+
+CannyThresholds thresholds_of(const Options& options) {
+    CannyThresholds t{threshold_value(options, "low"), threshold_value(options, "high"), options.lab_values.at("absolute") != "true"};
+    if (t.low > t.high)
+        throw InputError("--low " + options.lab_values.at("low") + " is above --high " + options.lab_values.at("high") +
+                         "; accepted: 0 < low <= high");
+    if (t.relative && t.high > 1)
+        throw InputError("--high " + options.lab_values.at("high") +
+                         " is above 1, more than the largest magnitude; accepted: fractions up to 1, or magnitudes with --absolute");
+    return t;
+}
+
+// The lab's command line: its LabSpec with the thresholds and one variant name per pipeline.
+LabSpec command_line_spec(const CannyLabSpec& spec) {
+    LabSpec lab = spec.lab;
+    const auto text = [](float v) { return format_sig3(v); };
+    lab.lab_options = {
+        {"low", "the low threshold: a fraction of the largest gradient magnitude, or with --absolute a magnitude", text(spec.thresholds.low)},
+        {"high", "the high threshold, as --low", text(spec.thresholds.high)},
+        {"absolute", "--low and --high are magnitudes, not fractions of the largest", "", true},
+    };
+    lab.cpu = {{kCannySequential, "the CPU reference's five stages on one core", nullptr}};
+    lab.gpu.clear();
+    for (const CannyPipeline& p : spec.pipelines) lab.gpu.push_back({p.name, p.description, nullptr});
+    return lab;
+}
+
+// A plane against the reference's, value for value (tolerance 0), as the image labs' check reports it.
+template <class T>
+CheckResult exact_check(const std::vector<T>& got, const std::vector<T>& want, int width, int height) {
+    const std::vector<float> g(got.begin(), got.end()), w(want.begin(), want.end());
+    return check_output(g.data(), w.data(), width, height, 1, Tolerance{}, 1, {});
+}
+
+class CannyRun {
+  public:
+    CannyRun(const CannyLabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
+        : spec_(spec), options_(options), image_(image), out_(out), mask_(options.masks.front()),
+          thresholds_(thresholds_of(options)) {}
+
+    int run(const std::string& source) {
+        reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
+        fill_report_header(source);
+        run_reference();
+        if (selected(kCannySequential)) run_sequential();
+        const std::string reason = gpu_unavailable_reason();
+        report_.gpu_skipped = reason;
+        if (reason.empty() && any_pipeline_selected()) open_gpu();
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!selected(p.name)) continue;
+            if (!reason.empty()) skip(p, "skipped: " + reason);
+            else if (!session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
+            else run_pipeline(p);
+        }
+        derive_figures(report_);
+        report_.process_cpu_ms = process_cpu_ms();
+        std::cout << render(report_, options_.format) << std::flush;
+        const bool gpu_skipped = !reason.empty() && any_pipeline_selected();
+        if (gpu_skipped)
+            std::cerr << "lab" << spec_.lab.number << ": GPU variants skipped: " << reason << " (the CPU part ran; exit status "
+                      << kExitNoGpu << ")\n";
+        save_pictures();
+        return exit_status(gpu_skipped);
+    }
+
+  private:
+    bool selected(const std::string& name) const {
+        return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
+    }
+    bool any_pipeline_selected() const {
+        return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return selected(p.name); });
+    }
+
+    // Smoothing is lab 6's float sum in another order: held to twice the two-pass rounding bound
+    // of each (the reference's float sum and the GPU's both within it of the double sum).
+    Tolerance smoothing_tolerance() const {
+        const Tolerance t = separable_tolerance_for(mask_);
+        return {2 * t.atol, 2 * t.rtol};
+    }
+
+    void fill_report_header(const std::string& source) {
+        report_ = report_of_run(spec_.lab.number, spec_.lab.title, options_);
+        report_.image_source = source;
+        report_.preset = options_.preset;
+        report_.width = image_.width;
+        report_.height = image_.height;
+        report_.channels = 1;
+        report_.mask_specs = {mask_.spec};
+        report_.mask_sizes = {mask_.k};
+        report_.tolerances = {tolerance_for(mask_)};
+        report_.border = border_name(options_.border);
+        report_.cpu_reps = options_.cpu_reps;
+        report_.has_gpu_part = !spec_.pipelines.empty();
+        const Tolerance s = smoothing_tolerance();
+        char smoothing[96];
+        std::snprintf(smoothing, sizeof smoothing, "%.3g + %.3g*|ref|", s.atol, s.rtol);
+        report_.check_rule = "each GPU stage alone, on the CPU reference's own input: smoothing within " + std::string(smoothing) +
+                             ", every other stage's output equal to the reference's; a pipeline's own edge map against the "
+                             "reference's as Pco, Pnd, Pfa; outputs poisoned before every run; thresholds " +
+                             describe_thresholds();
+        std::string models = "per pixel, each input read once and each output written once:";
+        std::vector<std::string> named;
+        for (const CannyPipeline& p : spec_.pipelines)
+            for (const CannyStage& s : p.stages)
+                if (std::find(named.begin(), named.end(), s.name) == named.end()) {
+                    named.push_back(s.name);
+                    models += std::string(named.size() > 1 ? "," : "") + " " + s.name + " " + format_sig3(s.bytes_per_pixel) + " B";
+                }
+        report_.byte_model_rule = models + (named.empty() ? "" : "; hysteresis a round; a pipeline the sum of its stages'");
+    }
+
+    // The reference's thresholds (absolute by now), and the fractions they came from.
+    std::string describe_thresholds() const {
+        const CannyThresholds& a = reference_.thresholds;
+        const std::string absolute = "low " + format_sig3(a.low) + ", high " + format_sig3(a.high);
+        if (!thresholds_.relative) return absolute;
+        return absolute + " (" + format_sig3(thresholds_.low) + " and " + format_sig3(thresholds_.high) + " of the largest magnitude)";
+    }
+
+    VariantResult row(const std::string& name, const std::string& description, const char* kind, const std::string& stage,
+                      double bytes_per_pixel) const {
+        VariantResult r;
+        r.name = name;
+        r.description = description;
+        r.kind = kind;
+        r.stage = stage;
+        r.mask_spec = mask_.spec;
+        r.mask_size = mask_.k;
+        r.model.bytes_per_value = bytes_per_pixel;
+        r.model.counts_flops = false;
+        return r;
+    }
+
+    // The reference on every core: each stage timed alone, then the whole.
+    void run_reference() {
+        const int threads = omp_get_max_threads();
+        const size_t n = size_t(image_.width) * image_.height;
+        const int w = image_.width, h = image_.height;
+        CannyStages scratch = reference_;  // each stage's output goes here, its input from the reference
+        int rounds = 0;
+        const std::function<void()> stages[] = {
+            [&] { canny_smooth(image_, mask_, options_.border, scratch.smoothed.data(), 0); },
+            [&] { canny_gradients(reference_.smoothed.data(), w, h, options_.border, scratch.magnitude.data(), scratch.direction.data(), 0); },
+            [&] { canny_suppress(reference_.magnitude.data(), reference_.direction.data(), w, h, scratch.suppressed.data(), 0); },
+            [&] {
+                const CannyThresholds a = absolute_thresholds(thresholds_, reference_.magnitude.data(), n);
+                canny_threshold(reference_.suppressed.data(), n, a, scratch.labels.data(), 0);
+            },
+            [&] { rounds = canny_hysteresis_omp(reference_.labels.data(), w, h, scratch.edges.data(), 0); },
+        };
+        double sum = 0;
+        std::vector<VariantResult> rows;
+        for (size_t s = 0; s < std::size(kCpuStages); ++s) {
+            VariantResult r = row(kReference, "the CPU reference, all cores", "reference", kCpuStages[s].name, kCpuStages[s].bytes_per_pixel);
+            r.threads = threads;
+            r.status = "pass";
+            r.message = "the reference every result is checked against";
+            stages[s]();  // once untimed: the rounds, and a warm cache as for the GPU's warm-ups
+            if (!options_.check_only) {
+                r.time = time_on_host_clock(stages[s], options_.cpu_reps);
+                sum += r.time->median_ms;
+            }
+            if (s + 1 == std::size(kCpuStages)) r.rounds = rounds;
+            rows.push_back(r);
+        }
+        double total_bytes = 0;
+        for (const CpuStage& s : kCpuStages) total_bytes += s.bytes_per_pixel;
+        VariantResult whole = row(kReference, "the CPU reference, all cores", "reference", "", total_bytes);
+        whole.threads = threads;
+        whole.status = "pass";
+        whole.message = "the reference every result is checked against";
+        whole.rounds = rounds;
+        if (!options_.check_only)
+            whole.time = time_on_host_clock([&] { canny_reference(image_, mask_, options_.border, thresholds_, 0); }, options_.cpu_reps);
+        for (VariantResult& r : rows) {
+            if (r.time && sum > 0) r.share_pct = 100 * r.time->median_ms / sum;
+            report_.results.push_back(r);
+        }
+        report_.results.push_back(whole);
+    }
+
+    void run_sequential() {
+        double total_bytes = 0;
+        for (const CpuStage& s : kCpuStages) total_bytes += s.bytes_per_pixel;
+        VariantResult r = row(kCannySequential, "the CPU reference's five stages on one core", "cpu", "", total_bytes);
+        r.threads = 1;
+        CannyStages got;
+        const auto once = [&] { got = canny_reference(image_, mask_, options_.border, thresholds_, 1); };
+        once();
+        record(r, exact_check(got.edges, reference_.edges, image_.width, image_.height));
+        if (r.status == "pass" && !options_.check_only) {
+            r.time = time_on_host_clock(once, options_.cpu_reps);
+            record(r, exact_check(got.edges, reference_.edges, image_.width, image_.height));
+        }
+        report_.results.push_back(r);
+    }
+
+    void record(VariantResult& r, const CheckResult& check, const std::string& what = "") {
+        r.check = check;
+        r.status = check.passed ? "pass" : "fail";
+        r.message = (what.empty() || check.passed ? "" : what + ": ") + check.summary();
+    }
+
+    void open_gpu() {
+        session_ = std::make_unique<GpuSession>();
+        report_.device = session_->info();
+        report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
+        session_->load_image(image_, options_.border, mask_.k, CannyDevice::bytes_for(image_.width, image_.height), true);
+        session_->load_mask(mask_);
+        device_ = std::make_unique<CannyDevice>(session_->args(), thresholds_);
+    }
+
+    // A stage's outputs against the reference's: the first that differs, or a pass.
+    CheckResult check_stage(unsigned writes, const CannyStages& got, float largest, std::string* what) const {
+        const int w = image_.width, h = image_.height;
+        const CannyStages& want = reference_;
+        const auto failed = [&](const CheckResult& c, const char* name) {
+            if (!c.passed) *what = name;
+            return !c.passed;
+        };
+        CheckResult c;
+        if ((writes & kCannySmoothed) &&
+            failed(c = check_output(got.smoothed.data(), want.smoothed.data(), w, h, 1, smoothing_tolerance(), mask_.radius(), {}), "smoothed"))
+            return c;
+        if ((writes & kCannyMagnitude) && failed(c = exact_check(got.magnitude, want.magnitude, w, h), "magnitude")) return c;
+        if ((writes & kCannyDirection) && failed(c = exact_check(got.direction, want.direction, w, h), "direction")) return c;
+        if ((writes & kCannySuppressed) && failed(c = exact_check(got.suppressed, want.suppressed, w, h), "suppressed")) return c;
+        if ((writes & kCannyLabels) && failed(c = exact_check(got.labels, want.labels, w, h), "labels")) return c;
+        if ((writes & kCannyEdges) && failed(c = exact_check(got.edges, want.edges, w, h), "edges")) return c;
+        if (writes & kCannyMaxMagnitude) {
+            float reference_largest = 0;
+            for (float m : want.magnitude) reference_largest = std::max(reference_largest, m);
+            const std::vector<float> g{largest}, r{reference_largest};
+            if (failed(c = check_output(g.data(), r.data(), 1, 1, 1, Tolerance{}, 0, {}), "largest magnitude")) return c;
+        }
+        c.passed = true;
+        return c;
+    }
+
+    CheckResult run_stage_once(const CannyStage& s, std::string* what, int* launches) {
+        device_->upload(s.reads, reference_);
+        device_->poison(s.writes);
+        *launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
+        CannyStages got;
+        float largest = -1;
+        device_->fetch(s.writes, got, &largest);
+        return check_stage(s.writes, got, largest, what);
+    }
+
+    // One stage alone on the reference's input: checked, timed, checked again.
+    VariantResult run_stage(const CannyPipeline& p, const CannyStage& s) {
+        VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
+        std::string what;
+        int launches = 0;
+        record(r, run_stage_once(s, &what, &launches), what);
+        if (launches == 0) {
+            r.status = "fail";
+            r.message = "launched no kernel: a GPU stage must compute its result on the GPU (" + r.message + ")";
+        }
+        if (r.status == "pass" && !options_.check_only) {
+            const auto before = [&](int) {
+                device_->upload(s.reads, reference_);
+                device_->poison(s.writes);
+            };
+            r.time = session_->time([&] { s.launch(device_->args()); }, plan(), false, before);
+            CannyStages got;
+            float largest = -1;
+            device_->fetch(s.writes, got, &largest);
+            const CheckResult again = check_stage(s.writes, got, largest, &what);
+            if (!again.passed) {
+                record(r, again, what);
+                r.message = "passed the first run but failed after timing (a race?): " + r.message;
+            }
+        }
+        if (s.writes & kCannyEdges) r.rounds = device_->rounds();
+        return r;
+    }
+
+    TimingPlan plan() const { return TimingPlan{options_.warmup, options_.reps, options_.flush_l2}; }
+
+    void run_all_stages(const CannyPipeline& p) {
+        for (const CannyStage& s : p.stages) s.launch(device_->args());
+    }
+
+    // The pipeline from the grey image on its own results: the edge map against the reference's.
+    VariantResult run_whole(const CannyPipeline& p, bool stages_passed, std::vector<uint8_t>& edges) {
+        double total_bytes = 0;
+        for (const CannyStage& s : p.stages) total_bytes += s.bytes_per_pixel;
+        VariantResult r = row(p.name, p.description, "gpu", "", total_bytes);
+        const auto whole_run = [&] {
+            device_->poison(kAllCannyBuffers);
+            session_->run([&] { run_all_stages(p); });
+            device_->fetch_edges(edges.data());
+        };
+        whole_run();
+        const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
+        r.pco = a.pco, r.pnd = a.pnd, r.pfa = a.pfa;
+        r.rounds = device_->rounds();
+        r.status = stages_passed ? "pass" : "fail";
+        r.message = stages_passed ? "every stage passed" : "a stage failed (its row says which)";
+        if (stages_passed && (a.fn || a.fp))
+            report_.notes.push_back("note: " + p.name + ": every stage passed alone, but on its own smoothing the edge map differs from "
+                                    "the reference's at " + std::to_string(a.fn + a.fp) + " pixels (" + std::to_string(a.fn) +
+                                    " missed, " + std::to_string(a.fp) + " false)");
+        if (!stages_passed || options_.check_only) return r;
+        r.time = session_->time([&] { run_all_stages(p); }, plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
+        r.end_to_end = session_->time(
+            [&] {
+                device_->upload_grey(image_);
+                run_all_stages(p);
+                device_->fetch_edges(edges.data());
+            },
+            plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
+        const EdgeAgreement after = compare_edges(edges.data(), reference_.edges.data(), edges.size());
+        if (after.tp != a.tp || after.fp != a.fp || after.fn != a.fn) {
+            r.status = "fail";
+            r.message = "the edge map after timing differs from the first run's (a race?)";
+        }
+        return r;
+    }
+
+    void run_pipeline(const CannyPipeline& p) {
+        std::vector<VariantResult> rows;
+        std::vector<uint8_t> edges(size_t(image_.width) * image_.height);
+        bool passed = true;
+        try {
+            if (p.prepare) session_->run([&] { p.prepare(mask_); });
+            for (const CannyStage& s : p.stages) {
+                rows.push_back(run_stage(p, s));
+                passed = passed && rows.back().status == "pass";
+            }
+            rows.push_back(run_whole(p, passed, edges));
+        } catch (const NotImplemented& e) {
+            rows.push_back(row(p.name, p.description, "gpu", "", 0));
+            rows.back().status = "not-implemented";
+            rows.back().message = std::string(e.what()) + " (" + spec_.lab.student_files + ")";
+        } catch (const Unsupported& e) {
+            rows.push_back(row(p.name, p.description, "gpu", "", 0));
+            rows.back().status = "skipped";
+            rows.back().message = std::string("skipped: ") + e.what();
+        } catch (const CudaError& e) {
+            rows.push_back(row(p.name, p.description, "gpu", "", 0));
+            rows.back().status = "error";
+            rows.back().message = e.what();
+            cuda_failed_ = cuda_failed_ || !session_->healthy();
+        }
+        double sum = 0;
+        for (const VariantResult& r : rows)
+            if (!r.stage.empty() && r.time) sum += r.time->median_ms;
+        for (VariantResult& r : rows) {
+            if (!r.stage.empty() && r.time && sum > 0) r.share_pct = 100 * r.time->median_ms / sum;
+            report_.results.push_back(r);
+        }
+        if (out_.enabled() && rows.back().stage.empty() && rows.back().pco) pictures_.emplace_back(p.name, edges);
+    }
+
+    void skip(const CannyPipeline& p, const std::string& why) {
+        VariantResult r = row(p.name, p.description, "gpu", "", 0);
+        r.status = "skipped";
+        r.message = why;
+        report_.results.push_back(r);
+    }
+
+    void save_pictures() {
+        if (!out_.enabled()) return;
+        const int w = image_.width, h = image_.height;
+        out_.save_image("input", image_);
+        out_.save_image("reference-edges", edge_map_picture(reference_.edges.data(), w, h));
+        out_.save_image("reference-magnitude", magnitude_picture(reference_.magnitude.data(), w, h));
+        for (const auto& [name, edges] : pictures_) {
+            out_.save_image(name + "-edges", edge_map_picture(edges.data(), w, h));
+            out_.save_image(name + "-diff", edge_difference_picture(edges.data(), reference_.edges.data(), w, h));
+        }
+        std::cerr << "lab" << spec_.lab.number << ": pictures saved in " << out_.path() << "/\n";
+    }
+
+    int exit_status(bool gpu_skipped) const {
+        if (cuda_failed_) return kExitCudaError;
+        for (const auto& r : report_.results)
+            if (r.status != "pass" && r.status != "skipped") return kExitCheckFailed;
+        return gpu_skipped ? kExitNoGpu : kExitPass;
+    }
+
+    const CannyLabSpec& spec_;
+    const Options& options_;
+    const Image& image_;
+    const OutputFolder& out_;
+    const Mask& mask_;
+    const CannyThresholds thresholds_;
+    CannyStages reference_;
+    Report report_;
+    std::unique_ptr<GpuSession> session_;
+    std::unique_ptr<CannyDevice> device_;
+    std::vector<std::pair<std::string, std::vector<uint8_t>>> pictures_;
+    bool cuda_failed_ = false;
+};
+
+}  // namespace
+
+int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
+    return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
+        const LabSpec lab = command_line_spec(spec);
+        const Options options = parse_options(argc, argv, lab);
+        if (options.help) {
+            std::cout << options.help_text;
+            return int(kExitPass);
+        }
+        if (options.masks.size() != 1)
+            throw InputError("lab " + std::to_string(lab.number) + " smooths with one mask, not a sweep of " +
+                             std::to_string(options.masks.size()) + "; accepted: --mask gauss:K:SIGMA");
+        try {
+            require_separable(options.masks.front());
+        } catch (const Unsupported& e) {  // every variant smooths with the mask's factors: bad input here
+            throw InputError(e.what());
+        }
+        std::string source;
+        const Image image = make_lab_input(options, 1, &source);
+        if (image.channels != 1)
+            throw InputError(source + " has " + std::to_string(image.channels) +
+                             " channels; the edge detector takes one: add --channels 1 to convert it to grey");
+        const OutputFolder out(options.out_dir);
+        return CannyRun(spec, options, image, out).run(source);
+    });
+}
+
+}  // namespace convlab

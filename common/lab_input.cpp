@@ -1,0 +1,34 @@
+// convlab harness — do not edit in a lab.
+#include "common/lab_input.hpp"
+
+#include "common/synthetic.hpp"
+
+namespace convlab {
+
+Image make_lab_input(const Options& options, int default_channels, std::string* source) {
+    const int channels = options.channels ? options.channels : default_channels;
+    Image image;
+    if (options.image == "synthetic") {
+        image = make_synthetic_image(options.width, options.height, channels, options.seed);
+        *source = "synthetic (seed " + std::to_string(options.seed) + ")";
+    } else if (options.image == "random") {
+        image = make_random_image(options.width, options.height, channels, options.seed);
+        *source = "random (seed " + std::to_string(options.seed) + ")";
+    } else if (options.image == "bright") {
+        image = make_bright_image(options.width, options.height, channels, options.seed);
+        *source = "bright (seed " + std::to_string(options.seed) + ")";
+    } else if (options.image == "spiral") {
+        image = make_spiral_image(options.width, options.height, channels);
+        *source = "spiral";
+    } else {
+        image = load_image(options.image, options.channels);
+        *source = options.image;
+    }
+    if (options.tile_width) {
+        image = tile_image(image, options.tile_width, options.tile_height);
+        *source += " tiled";
+    }
+    return image;
+}
+
+}  // namespace convlab
