@@ -39,9 +39,13 @@ CONVLAB_HD Gradient sobel_gradient(const float n[3][3]) {
     return g;
 }
 
-// |g| = sqrtf(fmaf(gx, gx, gy * gy)): the fused form written out, so that no compiler picks
-// another; sqrtf is correctly rounded on the host and on the GPU (without --use_fast_math).
-CONVLAB_HD float gradient_magnitude(Gradient g) { return sqrtf(fmaf(g.gx, g.gx, g.gy * g.gy)); }
+// |g|^2 = fmaf(gx, gx, gy * gy): the fused form written out, so that no compiler picks another.
+CONVLAB_HD float squared_magnitude(Gradient g) { return fmaf(g.gx, g.gx, g.gy * g.gy); }
+
+// |g| = sqrtf(squared_magnitude(g)); sqrtf is correctly rounded on the host and on the GPU
+// (without --use_fast_math), and never decreases as its argument grows, so comparisons of squared
+// magnitudes agree with comparisons of magnitudes wherever the squares differ the other way.
+CONVLAB_HD float gradient_magnitude(Gradient g) { return sqrtf(squared_magnitude(g)); }
 
 // tan(22.5 degrees) = sqrt(2) - 1, rounded to float: the sectors' edges.
 constexpr float kTanEighthPi = 0.41421356f;

@@ -90,6 +90,11 @@ constexpr int kTile = 32;
 constexpr int kSmoothedSide = kTile + 4;  // two pixels of halo: the Sobel taps of the frame's magnitudes
 constexpr int kMagnitudeSide = kTile + 2;
 
+// kSquared: the tile holds squared magnitudes, and a square root is taken only where the pixel may
+// survive suppression. It survives only if its magnitude is above its "after" neighbour's, which
+// needs its square above that neighbour's square (sqrtf never decreases); there the three square
+// roots are taken and the reference's rule applied to them, so the result is the reference's.
+template <bool kSquared>
 __global__ void __launch_bounds__(kThreads) gradients_suppress_kernel(CannyArgs a) {
     __shared__ float s_smoothed[kSmoothedSide][kSmoothedSide + 1];
     __shared__ float s_magnitude[kMagnitudeSide][kMagnitudeSide + 1];
@@ -113,7 +118,7 @@ __global__ void __launch_bounds__(kThreads) gradients_suppress_kernel(CannyArgs 
                 for (int i = 0; i < 3; ++i)
                     for (int j = 0; j < 3; ++j) nb[i][j] = s_smoothed[r + i][c + j];
                 const Gradient g = sobel_gradient(nb);
-                m = gradient_magnitude(g);
+                m = kSquared ? squared_magnitude(g) : gradient_magnitude(g);
                 const bool inner = r >= 1 && c >= 1 && r <= kTile && c <= kTile;
                 if (inner) {
                     s_direction[r - 1][c - 1] = uint8_t(quantise_direction(g));
@@ -128,11 +133,15 @@ __global__ void __launch_bounds__(kThreads) gradients_suppress_kernel(CannyArgs 
             if (x >= a.width || y >= a.height) continue;
             int dx = 0, dy = 0;
             direction_step(EdgeDirection(s_direction[r][c]), &dx, &dy);
-            a.d_suppressed[size_t(y) * a.width + x] =
-                suppress(s_magnitude[r + 1][c + 1], s_magnitude[r + 1 - dy][c + 1 - dx], s_magnitude[r + 1 + dy][c + 1 + dx]);
+            const float m = s_magnitude[r + 1][c + 1], before = s_magnitude[r + 1 - dy][c + 1 - dx],
+                        after = s_magnitude[r + 1 + dy][c + 1 + dx];
+            float kept = 0.0f;
+            if (!kSquared) kept = suppress(m, before, after);
+            else if (m > 0.0f && m > after) kept = suppress(sqrtf(m), sqrtf(before), sqrtf(after));
+            a.d_suppressed[size_t(y) * a.width + x] = kept;
         }
     }
-    block_max_to_global(a, largest);
+    block_max_to_global(a, kSquared ? sqrtf(largest) : largest);
 }
 
 // ---- stage 4 -------------------------------------------------------------------------------------
@@ -341,7 +350,9 @@ bool probe(const char* what, const Image& image, CannyThresholds thresholds) {
     const std::vector<Stage> stages{
         {"gradients", kCannySmoothed, kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude, 9, on_stride_grid(gradients_kernel)},
         {"suppression", kCannyMagnitude | kCannyDirection, kCannySuppressed, 9, on_stride_grid(suppress_kernel)},
-        {"gradients+suppression", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8, on_stride_grid(gradients_suppress_kernel)},
+        {"gradients+suppression", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8, on_stride_grid(gradients_suppress_kernel<false>)},
+        {"gradients+suppression, squares", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8,
+         on_stride_grid(gradients_suppress_kernel<true>)},
         {"thresholds", kCannySuppressed | kCannyMaxMagnitude, kCannyLabels, 5, on_stride_grid(threshold_kernel)},
         {"hysteresis-rounds", kCannyLabels, kCannyEdges, 2, launch_hysteresis_rounds},
         {"hysteresis-union-find", kCannyLabels, kCannyEdges, 2, launch_hysteresis_union_find},
@@ -364,7 +375,7 @@ bool probe(const char* what, const Image& image, CannyThresholds thresholds) {
         };
         const TimingStats t = session.time([&] { s.launch(device.args()); }, TimingPlan{2, 15, true}, false, before);
         const double gbs = s.bytes_per_pixel * pixels / (t.median_ms * 1e-3) * 1e-9;
-        std::printf("  %-22s %s  %8.3f ms  %5.1f B/px  %7.0f GB/s  %5.1f%% copy", s.name, difference.empty() ? "PASS" : "FAIL",
+        std::printf("  %-31s %s  %8.3f ms  %5.1f B/px  %7.0f GB/s  %5.1f%% copy", s.name, difference.empty() ? "PASS" : "FAIL",
                     t.median_ms, s.bytes_per_pixel, gbs, 100.0 * gbs / copy_gbs);
         if (s.writes & kCannyEdges) std::printf("  rounds %d", device.rounds());
         std::printf("%s%s\n", difference.empty() ? "" : "  ", difference.c_str());
