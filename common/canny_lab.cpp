@@ -21,6 +21,8 @@
 #include "common/lab_input.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
+#include "common/raw_check.hpp"
+#include "common/raw_result.hpp"
 #include "common/report.hpp"
 #include "common/separable.hpp"
 #include "common/text_parse.hpp"
@@ -92,6 +94,7 @@ class CannyRun {
     int run(const std::string& source) {
         reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
         fill_report_header(source);
+        if (!options_.compare_file.empty()) return compare_raw_results();
         run_reference();
         if (selected(kCannySequential)) run_sequential();
         const std::string reason = gpu_unavailable_reason();
@@ -243,6 +246,7 @@ class CannyRun {
             r.time = time_on_host_clock(once, options_.cpu_reps);
             record(r, exact_check(got.edges, reference_.edges, image_.width, image_.height));
         }
+        write_raw(kCannySequential, got.edges);
         report_.results.push_back(r);
     }
 
@@ -250,6 +254,26 @@ class CannyRun {
         r.check = check;
         r.status = check.passed ? "pass" : "fail";
         r.message = (what.empty() || check.passed ? "" : what + ": ") + check.summary();
+    }
+
+    // --raw-out: an edge map as the grader reads it, floats 0 and 255 (raw_result.hpp).
+    void write_raw(const std::string& name, const std::vector<uint8_t>& edges) const {
+        if (options_.raw_out_dir.empty()) return;
+        write_raw_floats(raw_result_path(options_.raw_out_dir, name), std::vector<float>(edges.begin(), edges.end()));
+    }
+
+    // --compare: the grader's trusted check of edge maps another process wrote, value for value
+    // against the reference's. No variant runs.
+    int compare_raw_results() {
+        WorkModel exact;
+        exact.exact = true;
+        std::vector<RawResult> results{{kCannySequential, exact}};
+        for (const CannyPipeline& p : spec_.pipelines) results.push_back({p.name, exact});
+        const std::vector<float> reference(reference_.edges.begin(), reference_.edges.end());
+        const RawCheckTarget target{reference, image_.width, image_.height, 1, mask_};
+        std::vector<VariantResult> rows = check_raw_results(options_.compare_file, results, target, exact);
+        for (VariantResult& r : rows) r.mask_spec = mask_.spec, r.mask_size = mask_.k;
+        return finish_compare(report_, rows, options_.format);
     }
 
     void open_gpu() {
@@ -344,6 +368,7 @@ class CannyRun {
             device_->fetch_edges(edges.data());
         };
         whole_run();
+        write_raw(p.name, edges);
         const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
         r.pco = a.pco, r.pnd = a.pnd, r.pfa = a.pfa;
         r.rounds = device_->rounds();
@@ -362,6 +387,7 @@ class CannyRun {
                 device_->fetch_edges(edges.data());
             },
             plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
+        write_raw(p.name, edges);  // the last timed run's
         const EdgeAgreement after = compare_edges(edges.data(), reference_.edges.data(), edges.size());
         if (after.tp != a.tp || after.fp != a.fp || after.fn != a.fn) {
             r.status = "fail";
@@ -456,6 +482,9 @@ int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
             std::cout << options.help_text;
             return int(kExitPass);
         }
+        if (options.timer_of >= 0 || options.timed_by >= 0 || options.fresh_input)
+            throw InputError("lab " + std::to_string(lab.number) + " has no peer timing or fresh inputs yet; accepted: a run "
+                             "without --timer-of, --timed-by and --fresh-input-each-rep");
         if (options.masks.size() != 1)
             throw InputError("lab " + std::to_string(lab.number) + " smooths with one mask, not a sweep of " +
                              std::to_string(options.masks.size()) + "; accepted: --mask gauss:K:SIGMA");

@@ -35,7 +35,8 @@ Tolerance separable_tolerance_for(const Mask& mask);
 // double product, a float result): at most 5 roundings of a value up to 255; 8 * 2^-24 * 255,
 // 1.2e-4. A running sum that drifts (scaled floats added and subtracted along a row) exceeds it.
 Tolerance integer_box_tolerance();
-// A variant's tolerance: the integer box's when its model sums integers and the mask is a box;
+// A variant's tolerance: none (0) when its model is exact (lab 8's edge maps); the integer box's
+// when its model sums integers and the mask is a box;
 // its two passes' when its model sums a separable mask's factors (the tighter bound); the K*K
 // sum's otherwise. Every check of that variant's results uses it.
 Tolerance tolerance_for(const Mask& mask, const WorkModel& model);

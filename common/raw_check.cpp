@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <set>
 
+#include "common/exit_status.hpp"
 #include "common/raw_result.hpp"
 
 namespace convlab {
@@ -46,9 +48,9 @@ VariantResult check_one(const std::string& name, const WorkModel& model, const s
 }  // namespace
 
 std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
-                                             const RawCheckTarget& target) {
+                                             const RawCheckTarget& target, const WorkModel& unnamed) {
     namespace fs = std::filesystem;
-    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), {}, path, target)};
+    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), unnamed, path, target)};
     std::vector<VariantResult> rows;
     std::set<std::string> named_files;
     for (const RawResult& result : results) {
@@ -63,8 +65,18 @@ std::vector<VariantResult> check_raw_results(const std::string& path, const std:
     std::sort(others.begin(), others.end());
     // Under the whole file name, .f32 included: never the name of a result, which a stray file
     // could otherwise take over when that result's own file is missing.
-    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), {}, file, target));
+    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), unnamed, file, target));
     return rows;
+}
+
+int finish_compare(Report& report, const std::vector<VariantResult>& rows, Format format) {
+    bool all_pass = true;
+    for (const VariantResult& r : rows) {
+        all_pass = all_pass && r.status == "pass";
+        report.results.push_back(r);
+    }
+    std::cout << render(report, format) << std::flush;
+    return !rows.empty() && all_pass ? kExitPass : kExitCheckFailed;
 }
 
 }  // namespace convlab

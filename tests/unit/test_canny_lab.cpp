@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -114,4 +115,41 @@ TEST(CannyLab, OutSavesTheInputAndTheReferencesEdgesAndMagnitude) {
     for (const char* name : {"input.png", "reference-edges.png", "reference-magnitude.png"})
         EXPECT_TRUE(std::filesystem::exists(folder + "/" + name)) << name;
     std::filesystem::remove_all(folder);
+}
+
+TEST(CannyLab, RawEdgeMapsAreComparedValueForValue) {
+    const std::string folder = testing::TempDir() + "canny-lab-raw";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    const std::vector<std::string> input{"--image", "spiral", "--size", "48x40", "--check-only"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), input.begin(), input.end());
+        return more;
+    };
+    ASSERT_EQ(run_lab8(with({"--variant", "sequential", "--raw-out", folder})).status, kExitPass);
+    const std::string file = folder + "/sequential.f32";
+    ASSERT_TRUE(std::filesystem::exists(file));
+    const LabRun good = run_lab8(with({"--compare", folder, "--format", "json"}));
+    EXPECT_EQ(good.status, kExitPass) << good.err << good.out;
+    // One value nudged by far less than any filter's tolerance: an edge map is right or wrong.
+    std::vector<float> values(48 * 40);
+    {
+        std::ifstream in(file, std::ios::binary);
+        in.read(reinterpret_cast<char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+    }
+    values[0] += 1e-4f;
+    {
+        std::ofstream out(file, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+    }
+    const LabRun nudged = run_lab8(with({"--compare", file}));
+    EXPECT_EQ(nudged.status, kExitCheckFailed) << nudged.out;
+    EXPECT_NE(nudged.out.find("FAIL"), std::string::npos) << nudged.out;
+    std::filesystem::remove_all(folder);
+}
+
+TEST(CannyLab, PeerTimingIsRefusedUntilTheLabHasIt) {
+    const LabRun r = run_lab8({"--fresh-input-each-rep", "--image", "random"});
+    EXPECT_EQ(r.status, kExitBadInput);
+    EXPECT_NE(r.err.find("no peer timing or fresh inputs yet"), std::string::npos) << r.err;
 }
