@@ -425,3 +425,32 @@ TEST(Canny, FastThresholdsMatchThePlainRule) {
         EXPECT_EQ(first_difference(fast, plain), -1) << describe(c);
     }
 }
+
+// The rules compute every comparison before choosing (no early return, no &&), for speed; they must
+// still say what their comments define, on every pair of awkward values: zeros of both signs, the
+// sectors' edges, the tiniest and largest floats, infinities and NaN.
+TEST(Canny, RulesWithoutBranchesAgreeWithTheirDefinitions) {
+    const float tan8 = kTanEighthPi, inf = INFINITY, nan = NAN;
+    const std::vector<float> values{0.0f, -0.0f, 1.0f, -1.0f, tan8, -tan8, 1.0f / tan8, 2.5f, -2.5f, 1e-45f, -1e-45f,
+                                    3e38f, -3e38f, inf, -inf, nan};
+    const auto quantise_definition = [](float gx, float gy) {
+        const float ax = std::fabs(gx), ay = std::fabs(gy);
+        if (ay <= kTanEighthPi * ax) return EdgeDirection::Horizontal;
+        if (ax <= kTanEighthPi * ay) return EdgeDirection::Vertical;
+        return (gx > 0) == (gy > 0) ? EdgeDirection::Diagonal : EdgeDirection::AntiDiagonal;
+    };
+    const auto suppress_definition = [](float m, float before, float after) {
+        if (!(m > 0.0f)) return 0.0f;
+        if (!(m >= before)) return 0.0f;
+        if (!(m > after)) return 0.0f;
+        return m;
+    };
+    for (float a : values)
+        for (float b : values) {
+            EXPECT_EQ(quantise_direction(Gradient{a, b}), quantise_definition(a, b)) << a << ", " << b;
+            for (float c : values) {
+                const float got = suppress(a, b, c), want = suppress_definition(a, b, c);
+                EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0) << a << ", " << b << ", " << c;
+            }
+        }
+}
