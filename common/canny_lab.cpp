@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iostream>
 #include <iterator>
@@ -158,7 +159,9 @@ class CannyRun {
             for (const CannyStage& s : p.stages)
                 if (std::find(named.begin(), named.end(), s.name) == named.end()) {
                     named.push_back(s.name);
-                    models += std::string(named.size() > 1 ? "," : "") + " " + s.name + " " + format_sig3(s.bytes_per_pixel) + " B";
+                    const bool whole = s.bytes_per_pixel == std::floor(s.bytes_per_pixel);
+                    models += std::string(named.size() > 1 ? "," : "") + " " + s.name + " " +
+                              format_fixed(s.bytes_per_pixel, whole ? 0 : 1) + " B";
                 }
         report_.byte_model_rule = models + (named.empty() ? "" : "; hysteresis a round; a pipeline the sum of its stages'");
     }

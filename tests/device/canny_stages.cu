@@ -1,26 +1,21 @@
-// Lab 8's GPU stages 2 to 5 ahead of the lab itself (issue 17): the kernels its reference
-// solution will start from, each checked bit for bit against the CPU reference (common/canny.hpp)
-// on the reference's own input, and timed through the harness (GpuSession: CUDA events, warm-ups,
-// L2 flushed, median of 15) with the per-stage byte model the lab's table will state. Exits 1 if
-// any stage differs from the reference. Smoothing (stage 1) is lab 6's and is not run here.
-//   make all && nvcc -std=c++17 -O3 -arch=sm_90 -I. -Xcompiler -fopenmp -o /tmp/canny_stages \
-//       tests/device/canny_stages.cu build/libconvlab.a -lcupti && /tmp/canny_stages [SIDE]
+// Lab 8's GPU stages ahead of the lab itself (issue 17): the kernels its reference solution will
+// start from, run as the lab will run them, through run_canny_lab (common/canny_lab.hpp). Each
+// stage is checked alone on the CPU reference's own input (every stage after smoothing exactly)
+// and timed through the harness (CUDA events, warm-ups, L2 flushed, median) under the byte model
+// the lab's table will state; then each pipeline whole, from the grey image to the edge map.
+// Smoothing is lab 6's reference solution (its fused kernel), linked in. Exit status as a lab's.
+//   tests/device/canny_stages.sh OUT_DIR      (builds this with lab 6's solution and runs it twice)
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "common/canny.hpp"
 #include "common/canny_args.hpp"
-#include "common/canny_device.hpp"
+#include "common/canny_lab.hpp"
 #include "common/cuda_check.cuh"
-#include "common/gpu_session.hpp"
-#include "common/synthetic.hpp"
+#include "labs/lab6/lab6.hpp"
 
 using namespace convlab;
 
@@ -293,14 +288,7 @@ void launch_hysteresis_union_find(const CannyArgs& a) {
     CUDA_CHECK(cudaMemcpy(a.d_rounds, &one, sizeof one, cudaMemcpyHostToDevice));
 }
 
-// ---- the probe ---------------------------------------------------------------------------------
-
-struct Stage {
-    const char* name;
-    unsigned reads, writes;
-    double bytes_per_pixel;  // the byte model: each input read once, each output written once
-    std::function<void(const CannyArgs&)> launch;
-};
+// ---- the pipelines ---------------------------------------------------------------------------
 
 template <class Kernel>
 std::function<void(const CannyArgs&)> on_stride_grid(Kernel kernel) {
@@ -310,86 +298,39 @@ std::function<void(const CannyArgs&)> on_stride_grid(Kernel kernel) {
     };
 }
 
-// The first pixel where a written buffer differs from the reference's, or "".
-template <class T>
-std::string first_difference(const char* what, const std::vector<T>& got, const std::vector<T>& want, int width) {
-    for (size_t i = 0; i < want.size(); ++i)
-        if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0)
-            return std::string(what) + " differs at (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
-                   "): " + std::to_string(double(got[i])) + " for " + std::to_string(double(want[i]));
-    return "";
-}
-
-std::string compare(unsigned writes, const CannyStages& got, float got_max, const CannyStages& want) {
-    std::string d;
-    if (d.empty() && (writes & kCannyMagnitude)) d = first_difference("magnitude", got.magnitude, want.magnitude, want.width);
-    if (d.empty() && (writes & kCannyDirection)) d = first_difference("direction", got.direction, want.direction, want.width);
-    if (d.empty() && (writes & kCannySuppressed)) d = first_difference("suppressed", got.suppressed, want.suppressed, want.width);
-    if (d.empty() && (writes & kCannyLabels)) d = first_difference("labels", got.labels, want.labels, want.width);
-    if (d.empty() && (writes & kCannyEdges)) d = first_difference("edges", got.edges, want.edges, want.width);
-    if (d.empty() && (writes & kCannyMaxMagnitude)) {
-        float largest = 0.0f;
-        for (float m : want.magnitude) largest = m > largest ? m : largest;
-        if (std::memcmp(&got_max, &largest, sizeof largest) != 0)
-            d = "largest magnitude " + std::to_string(got_max) + " for " + std::to_string(largest);
-    }
-    return d;
-}
-
-bool probe(const char* what, const Image& image, CannyThresholds thresholds) {
-    const Mask mask = parse_mask("gauss:5:1.4", 63);
-    const Border border = Border::Clamp;
-    const auto cpu_start = std::chrono::steady_clock::now();
-    const CannyStages want = canny_reference(image, mask, border, thresholds, 0);
-    const double cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpu_start).count();
-    GpuSession session;
-    session.load_image(image, border, mask.k, CannyDevice::bytes_for(image.width, image.height), true);
-    session.load_mask(mask);
-    CannyDevice device(session.args(), thresholds);
-    const double copy_gbs = session.copy_bandwidth_gbs();
-    const std::vector<Stage> stages{
-        {"gradients", kCannySmoothed, kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude, 9, on_stride_grid(gradients_kernel)},
-        {"suppression", kCannyMagnitude | kCannyDirection, kCannySuppressed, 9, on_stride_grid(suppress_kernel)},
-        {"gradients+suppression", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8, on_stride_grid(gradients_suppress_kernel<false>)},
-        {"gradients+suppression, squares", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8,
-         on_stride_grid(gradients_suppress_kernel<true>)},
-        {"thresholds", kCannySuppressed | kCannyMaxMagnitude, kCannyLabels, 5, on_stride_grid(threshold_kernel)},
-        {"hysteresis-rounds", kCannyLabels, kCannyEdges, 2, launch_hysteresis_rounds},
-        {"hysteresis-union-find", kCannyLabels, kCannyEdges, 2, launch_hysteresis_union_find},
+CannyLabSpec probe_spec() {
+    CannyLabSpec spec;
+    spec.lab.number = 8;
+    spec.lab.title = "the Canny stages, ahead of the lab (tests/device/canny_stages.cu)";
+    spec.lab.student_files = "tests/device/canny_stages.cu";
+    spec.lab.default_mask = "gauss:5:1.4";
+    spec.lab.max_mask_size = kLab6MaxMaskSize;
+    spec.lab.default_width = spec.lab.default_height = 8192;
+    spec.lab.default_channels = 1;
+    spec.thresholds = {0.1f, 0.2f, true};
+    const auto prepare = [](const Mask& mask) { copy_factors_to_constant(mask); };
+    const CannyStage smoothing{"smoothing", 0, kCannySmoothed, 5, [](const CannyArgs& a) { launch_conv2d_fused(a.smoothing); }};
+    const CannyStage gradients{"gradients", kCannySmoothed, kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude, 9,
+                               on_stride_grid(gradients_kernel)};
+    const CannyStage suppression{"suppression", kCannyMagnitude | kCannyDirection, kCannySuppressed, 9, on_stride_grid(suppress_kernel)};
+    const CannyStage fused{"gradients+suppression", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8,
+                           on_stride_grid(gradients_suppress_kernel<false>)};
+    const CannyStage fused_squares{"gradients+suppression", kCannySmoothed, kCannySuppressed | kCannyMaxMagnitude, 8,
+                                   on_stride_grid(gradients_suppress_kernel<true>)};
+    const CannyStage thresholds{"thresholds", kCannySuppressed | kCannyMaxMagnitude, kCannyLabels, 5, on_stride_grid(threshold_kernel)};
+    const CannyStage rounds{"hysteresis", kCannyLabels, kCannyEdges, 2, launch_hysteresis_rounds};
+    const CannyStage union_find{"hysteresis", kCannyLabels, kCannyEdges, 2, launch_hysteresis_union_find};
+    spec.pipelines = {
+        {"staged", "gradients and suppression as two kernels; hysteresis by block-local rounds", prepare,
+         {smoothing, gradients, suppression, thresholds, rounds}},
+        {"fused", "gradients and suppression in one kernel; hysteresis by block-local rounds", prepare,
+         {smoothing, fused, thresholds, rounds}},
+        {"fused-squares", "square roots only where a pixel may survive suppression; hysteresis by union-find", prepare,
+         {smoothing, fused_squares, thresholds, union_find}},
     };
-    const size_t pixels = size_t(image.width) * image.height;
-    std::printf("%s %dx%d on %s: copy %.0f GB/s; OpenMP reference (stages 1-5, all cores) %.1f ms\n", what, image.width,
-                image.height, session.info().name.c_str(), copy_gbs, cpu_ms);
-    bool all_pass = true;
-    for (const Stage& s : stages) {
-        device.upload(s.reads, want);
-        device.poison(s.writes);
-        session.run([&] { s.launch(device.args()); });
-        CannyStages got;
-        float got_max = -1.0f;
-        device.fetch(s.writes, got, &got_max);
-        const std::string difference = compare(s.writes, got, got_max, want);
-        const auto before = [&](int) {
-            device.upload(s.reads, want);
-            device.poison(s.writes);
-        };
-        const TimingStats t = session.time([&] { s.launch(device.args()); }, TimingPlan{2, 15, true}, false, before);
-        const double gbs = s.bytes_per_pixel * pixels / (t.median_ms * 1e-3) * 1e-9;
-        std::printf("  %-31s %s  %8.3f ms  %5.1f B/px  %7.0f GB/s  %5.1f%% copy", s.name, difference.empty() ? "PASS" : "FAIL",
-                    t.median_ms, s.bytes_per_pixel, gbs, 100.0 * gbs / copy_gbs);
-        if (s.writes & kCannyEdges) std::printf("  rounds %d", device.rounds());
-        std::printf("%s%s\n", difference.empty() ? "" : "  ", difference.c_str());
-        all_pass = all_pass && difference.empty();
-    }
-    return all_pass;
+    return spec;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    const int side = argc > 1 ? std::atoi(argv[1]) : 8192;
-    bool pass = probe("synthetic", make_synthetic_image(side, side, 1, 1), CannyThresholds{0.1f, 0.2f, true});
-    pass = probe("spiral", make_spiral_image(side / 4, side / 4, 1), CannyThresholds{0.1f, 0.5f, true}) && pass;
-    std::printf("%s\n", pass ? "PASS every stage equals the reference" : "FAIL");
-    return pass ? 0 : 1;
-}
+int main(int argc, char** argv) { return run_canny_lab(argc, argv, probe_spec()); }
