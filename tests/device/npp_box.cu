@@ -25,9 +25,7 @@ using npp_peer::context;
 
 int main() {
     const size_t n = size_t(kSide) * kSide;
-    std::vector<uint8_t> h_in(n);
-    unsigned state = 12345;
-    for (uint8_t& v : h_in) v = uint8_t((state = state * 1664525u + 1013904223u) >> 24);
+    const std::vector<uint8_t> h_in = npp_peer::random_pixels<uint8_t>(n);
     uint8_t *d_in, *d_out;
     cudaDeviceProp prop{};
     CUDA(cudaGetDeviceProperties(&prop, 0));

@@ -24,6 +24,16 @@ __global__ void evict(const float4* p, size_t n, float* sink) {
     if (s == 1234.5f) *sink = s;  // never true: keeps the reads
 }
 
+// The peers' input: n pseudo-random pixels 0..255 (the same in every peer: an LCG from 12345),
+// as T (8-bit for NPP's 8u functions, float for its 32f ones).
+template <class T>
+std::vector<T> random_pixels(size_t n) {
+    std::vector<T> pixels(n);
+    unsigned state = 12345;
+    for (T& v : pixels) v = T((state = state * 1664525u + 1013904223u) >> 24);
+    return pixels;
+}
+
 inline NppStreamContext context() {
     NppStreamContext c{};
     int device = 0;

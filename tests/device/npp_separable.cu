@@ -36,9 +36,7 @@ using npp_peer::context;
 
 int main() {
     const size_t n = size_t(kSide) * kSide;
-    std::vector<float> h_in(n);
-    unsigned state = 12345;
-    for (float& v : h_in) v = float((state = state * 1664525u + 1013904223u) >> 24);  // 0..255, as 8-bit pixels
+    const std::vector<float> h_in = npp_peer::random_pixels<float>(n);  // 0..255, as 8-bit pixels
     float *d_in, *d_mid, *d_out, *d_taps;
     cudaDeviceProp prop{};
     CUDA(cudaGetDeviceProperties(&prop, 0));
