@@ -215,12 +215,14 @@ void canny_suppress(const float* magnitude, const uint8_t* direction, int width,
     }
 }
 
-CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count) {
+CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count, int threads) {
     if (!(t.low > 0 && t.low <= t.high))
         throw InputError("Canny thresholds need 0 < low <= high, not low " + std::to_string(t.low) + ", high " +
                          std::to_string(t.high));
     if (!t.relative) return t;
-    const float largest = count ? *std::max_element(magnitude, magnitude + count) : 0.0f;
+    float largest = 0.0f;  // magnitudes are never negative, nor NaN from a finite image
+#pragma omp parallel for num_threads(thread_count(threads)) schedule(static) reduction(max : largest)
+    for (size_t i = 0; i < count; ++i) largest = std::max(largest, magnitude[i]);
     return {t.low * largest, t.high * largest, false};
 }
 
@@ -316,27 +318,36 @@ int canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* 
     return rounds;
 }
 
-CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds,
-                            int threads) {
-    CannyStages s;
+void canny_reference_into(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds, int threads,
+                          CannyStages& s) {
     s.width = grey.width;
     s.height = grey.height;
-    const size_t count = size_t(grey.width) * grey.height;
-    s.smoothed.resize(count);
-    s.magnitude.resize(count);
-    s.suppressed.resize(count);
-    s.direction.resize(count);
-    s.labels.resize(count);
-    s.edges.resize(count);
+    s.smoothed.resize(size_t(grey.width) * grey.height);  // the other planes: canny_after_smoothing
     canny_smooth(grey, mask, border, s.smoothed.data(), threads);
+    canny_after_smoothing(border, thresholds, threads, s);
+}
+
+void canny_after_smoothing(Border border, CannyThresholds thresholds, int threads, CannyStages& s) {
+    const size_t count = size_t(s.width) * s.height;
+    if (s.smoothed.size() != count)
+        throw InputError("a smoothed image of " + std::to_string(s.smoothed.size()) + " values for " + std::to_string(s.width) + "x" +
+                         std::to_string(s.height) + " pixels");
+    for (std::vector<float>* plane : {&s.magnitude, &s.suppressed}) plane->resize(count);
+    for (std::vector<uint8_t>* plane : {&s.direction, &s.labels, &s.edges}) plane->resize(count);
     canny_gradients(s.smoothed.data(), s.width, s.height, border, s.magnitude.data(), s.direction.data(), threads);
     canny_suppress(s.magnitude.data(), s.direction.data(), s.width, s.height, s.suppressed.data(), threads);
-    s.thresholds = absolute_thresholds(thresholds, s.magnitude.data(), count);
+    s.thresholds = absolute_thresholds(thresholds, s.magnitude.data(), count, threads);
     canny_threshold(s.suppressed.data(), count, s.thresholds, s.labels.data(), threads);
     if (threads == 1)
         canny_hysteresis(s.labels.data(), s.width, s.height, s.edges.data());
     else
         canny_hysteresis_omp(s.labels.data(), s.width, s.height, s.edges.data(), threads);
+}
+
+CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds,
+                            int threads) {
+    CannyStages s;
+    canny_reference_into(grey, mask, border, thresholds, threads, s);
     return s;
 }
 

@@ -45,8 +45,9 @@ struct CannyThresholds {
     float low = 0.1f, high = 0.2f;
     bool relative = true;
 };
-// The absolute thresholds; InputError unless 0 < low <= high.
-CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count);
+// The absolute thresholds; InputError unless 0 < low <= high. The largest magnitude is found on
+// `threads` cores (<= 0: every core).
+CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count, int threads = 0);
 
 // Stage 4: threshold_label() of each suppressed magnitude (EdgeLabel values); thresholds absolute.
 void canny_threshold(const float* suppressed, size_t count, CannyThresholds absolute, uint8_t* labels, int threads);
@@ -72,6 +73,15 @@ struct CannyStages {
 };
 CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds,
                             int threads);
+// The same into `stages`, whose planes are resized only when the image's size differs from theirs:
+// run again on the same size it allocates nothing, as a timed GPU pipeline reuses its buffers
+// (allocating and first touching the six planes cost twice the five stages at 8192x8192).
+void canny_reference_into(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds, int threads,
+                          CannyStages& stages);
+// Stages 2 to 5 on stages.smoothed (width x height values, as given): the rest of the planes and
+// the absolute thresholds. A pipeline whose smoothing differs from the reference's by rounding is
+// checked by this on its own smoothing.
+void canny_after_smoothing(Border border, CannyThresholds thresholds, int threads, CannyStages& stages);
 
 // An edge map against the reference's (each 0 or not): TP edge in both, FN in the reference only,
 // FP in the tested map only; NI and NB the tested map's and the reference's edge counts. The

@@ -3,15 +3,20 @@
 // the CPU variant is selected, so no GPU is opened on any machine.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "common/canny.hpp"
 #include "common/canny_lab.hpp"
 #include "common/errors.hpp"
 #include "common/exit_status.hpp"
+#include "common/mask.hpp"
+#include "common/synthetic.hpp"
 
 using namespace convlab;
 
@@ -117,34 +122,71 @@ TEST(CannyLab, OutSavesTheInputAndTheReferencesEdgesAndMagnitude) {
     std::filesystem::remove_all(folder);
 }
 
-TEST(CannyLab, RawEdgeMapsAreComparedValueForValue) {
+namespace {
+
+void write_floats(const std::string& path, const std::vector<float>& values) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+}
+
+template <class T>
+std::vector<float> floats(const std::vector<T>& plane) {
+    return std::vector<float>(plane.begin(), plane.end());
+}
+
+// The --compare report's rows, by variant name: "pass" or "fail".
+std::map<std::string, std::string> verdicts(const LabRun& run) {
+    std::map<std::string, std::string> by_name;
+    const nlohmann::json doc = nlohmann::json::parse(run.out);
+    for (const auto& r : doc["results"])
+        if (r["kind"] == "submitted") by_name[r["variant"].get<std::string>()] = r["status"].get<std::string>();
+    return by_name;
+}
+
+}  // namespace
+
+TEST(CannyLab, RawResultsAreComparedValueForValue) {
     const std::string folder = testing::TempDir() + "canny-lab-raw";
     std::filesystem::remove_all(folder);
     std::filesystem::create_directories(folder);
-    const std::vector<std::string> input{"--image", "spiral", "--size", "48x40", "--check-only"};
+    const std::vector<std::string> input{"--image", "spiral", "--size", "48x40", "--border", "clamp", "--check-only"};
     auto with = [&](std::vector<std::string> more) {
         more.insert(more.begin(), input.begin(), input.end());
         return more;
     };
     ASSERT_EQ(run_lab8(with({"--variant", "sequential", "--raw-out", folder})).status, kExitPass);
-    const std::string file = folder + "/sequential.f32";
-    ASSERT_TRUE(std::filesystem::exists(file));
+    ASSERT_TRUE(std::filesystem::exists(folder + "/sequential.f32"));
+    const CannyStages ref = canny_reference(make_spiral_image(48, 40, 1), parse_mask("gauss:5:1.4", 31), Border::Clamp, {0.1f, 0.5f, true}, 1);
+    // A stage's buffers, and a whole pipeline: its edge map and the smoothing it started from.
+    write_floats(folder + "/gpu-pipeline_hysteresis_edges.f32", floats(ref.edges));
+    CannyStages own = ref;  // a smoothing off by rounding, with the edges stages 2 to 5 give on it
+    for (float& v : own.smoothed) v = std::nextafter(v, 1e9f);
+    canny_after_smoothing(Border::Clamp, {0.1f, 0.5f, true}, 1, own);
+    write_floats(folder + "/gpu-pipeline_smoothed.f32", own.smoothed);
+    write_floats(folder + "/gpu-pipeline.f32", floats(own.edges));
     const LabRun good = run_lab8(with({"--compare", folder, "--format", "json"}));
     EXPECT_EQ(good.status, kExitPass) << good.err << good.out;
-    // One value nudged by far less than any filter's tolerance: an edge map is right or wrong.
-    std::vector<float> values(48 * 40);
-    {
-        std::ifstream in(file, std::ios::binary);
-        in.read(reinterpret_cast<char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
-    }
-    values[0] += 1e-4f;
-    {
-        std::ofstream out(file, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
-    }
-    const LabRun nudged = run_lab8(with({"--compare", file}));
-    EXPECT_EQ(nudged.status, kExitCheckFailed) << nudged.out;
-    EXPECT_NE(nudged.out.find("FAIL"), std::string::npos) << nudged.out;
+    const std::map<std::string, std::string> want{{"sequential", "pass"}, {"gpu-pipeline hysteresis", "pass"}, {"gpu-pipeline", "pass"}};
+    EXPECT_EQ(verdicts(good), want) << good.out;
+
+    // Each check can fail: an edge value nudged by far less than any filter's tolerance (an edge
+    // map is right or wrong); the pipeline's edges not those of its own smoothing; a stray file.
+    std::vector<float> nudged = floats(ref.edges);
+    nudged[0] += 1e-4f;
+    write_floats(folder + "/gpu-pipeline_hysteresis_edges.f32", nudged);
+    std::vector<uint8_t> flipped = own.edges;
+    flipped[flipped.size() / 2] ^= 255;
+    write_floats(folder + "/gpu-pipeline.f32", floats(flipped));
+    write_floats(folder + "/stray.f32", floats(ref.edges));
+    const LabRun bad = run_lab8(with({"--compare", folder, "--format", "json"}));
+    EXPECT_EQ(bad.status, kExitCheckFailed) << bad.out;
+    const std::map<std::string, std::string> failed{
+        {"sequential", "pass"}, {"gpu-pipeline hysteresis", "fail"}, {"gpu-pipeline", "fail"}, {"stray.f32", "fail"}};
+    EXPECT_EQ(verdicts(bad), failed) << bad.out;
+    // A pipeline's edge map without its smoothing fails; a file instead of a folder is bad input.
+    std::filesystem::remove(folder + "/gpu-pipeline_smoothed.f32");
+    EXPECT_EQ(verdicts(run_lab8(with({"--compare", folder, "--format", "json"}))).at("gpu-pipeline"), "fail");
+    EXPECT_EQ(run_lab8(with({"--compare", folder + "/sequential.f32"})).status, kExitBadInput);
     std::filesystem::remove_all(folder);
 }
 
