@@ -269,8 +269,10 @@ ARRAY_LAB = $(filter arrays,$(call manifest,$(LAB),input))
 # A case of many blocks, with partial blocks on both edges, checked (lab 5: one run per variant).
 # Its mask is asymmetric and separable (outer), so lab 6's separable variants run too, unless the
 # lab's manifest names another (tool_mask: lab 2 takes 3x3 only, lab 7's box variants boxes only).
+# Colour, unless the manifest names another channel count (tool_channels: lab 8 takes grey only).
 TOOL_MASK = $(or $(call manifest,$(LAB),tool_mask),outer:5:1)
-TOOL_CASE = $(if $(ARRAY_LAB),--elements 100003 --reps 1 --warmup 0 --no-flush,--check-only --size 203x157 --channels 3 --mask $(TOOL_MASK) --border mirror)
+TOOL_CHANNELS = $(or $(call manifest,$(LAB),tool_channels),3)
+TOOL_CASE = $(if $(ARRAY_LAB),--elements 100003 --reps 1 --warmup 0 --no-flush,--check-only --size 203x157 --channels $(TOOL_CHANNELS) --mask $(TOOL_MASK) --border mirror)
 PROFILE_CASE = $(if $(ARRAY_LAB),--elements 4194304 --reps 1 --warmup 0 --no-flush,--size 2999x1999 --reps 1 --warmup 0 --cpu-reps 1 --no-flush)
 
 debug:

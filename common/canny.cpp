@@ -234,9 +234,9 @@ void canny_threshold(const float* suppressed, size_t count, CannyThresholds abso
 namespace {
 
 // Rows [first, end) of a flood fill: marks (edges = 255) the weak pixels 8-connected to the
-// pixels already on `pending` through weak pixels of those rows, and says whether it marked any.
-bool flood_rows(const uint8_t* labels, int width, int first, int end, uint8_t* edges, std::vector<size_t>& pending) {
-    bool marked = false;
+// pixels already on `pending` through weak pixels of those rows, and says how many it marked.
+size_t flood_rows(const uint8_t* labels, int width, int first, int end, uint8_t* edges, std::vector<size_t>& pending) {
+    size_t marked = 0;
     while (!pending.empty()) {
         const size_t i = pending.back();
         pending.pop_back();
@@ -249,7 +249,7 @@ bool flood_rows(const uint8_t* labels, int width, int first, int end, uint8_t* e
                 if (edges[n] == 0 && labels[n] == uint8_t(EdgeLabel::Weak)) {
                     edges[n] = 255;  // marked when pushed: each pixel enters the stack once
                     pending.push_back(n);
-                    marked = true;
+                    ++marked;
                 }
             }
     }
@@ -267,10 +267,9 @@ void flood_from_strong(const uint8_t* labels, int width, int first, int end, uin
     flood_rows(labels, width, first, end, edges, pending);
 }
 
-// Rows [first, end): the weak pixels of boundary row `row` (first or end - 1) next to an edge pixel
-// of the neighbouring band's row `outside`, marked and flooded from. Says whether it marked any.
-bool flood_across(const uint8_t* labels, int width, int first, int end, int row, int outside, uint8_t* edges) {
-    std::vector<size_t> pending;
+// The weak pixels of boundary row `row` not yet marked and next to an edge pixel of the
+// neighbouring band's row `outside`: marked, and pushed on `pending`.
+void seed_across(const uint8_t* labels, int width, int row, int outside, uint8_t* edges, std::vector<size_t>& pending) {
     const uint8_t* beyond = edges + size_t(outside) * width;
     for (int x = 0; x < width; ++x) {
         const size_t i = size_t(row) * width + x;
@@ -280,9 +279,6 @@ bool flood_across(const uint8_t* labels, int width, int first, int end, int row,
             pending.push_back(i);
         }
     }
-    const bool seeded = !pending.empty();
-    flood_rows(labels, width, first, end, edges, pending);
-    return seeded;
 }
 
 }  // namespace
@@ -292,7 +288,7 @@ void canny_hysteresis(const uint8_t* labels, int width, int height, uint8_t* edg
     flood_from_strong(labels, width, 0, height, edges);
 }
 
-int canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* edges, int threads) {
+size_t canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* edges, int threads) {
     threads = thread_count(threads);
     const int bands = std::max(1, std::min(height, 4 * threads));  // a few bands a thread, for balance
     const auto first_row = [&](int band) { return int(int64_t(height) * band / bands); };
@@ -301,21 +297,16 @@ int canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* 
         std::fill(edges + size_t(first_row(band)) * width, edges + size_t(first_row(band + 1)) * width, uint8_t(0));
         flood_from_strong(labels, width, first_row(band), first_row(band + 1), edges);
     }
-    int rounds = 0;
-    while (bands > 1) {
-        bool changed = false;
-        for (int parity = 0; parity < 2; ++parity) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic) reduction(|| : changed)
-            for (int band = parity; band < bands; band += 2) {
-                const int first = first_row(band), end = first_row(band + 1);
-                if (band > 0) changed = flood_across(labels, width, first, end, first, first - 1, edges) || changed;
-                if (band + 1 < bands) changed = flood_across(labels, width, first, end, end - 1, end, edges) || changed;
-            }
-        }
-        if (!changed) break;
-        ++rounds;
+    // Each band is now complete within itself: a weak pixel next to an edge but not marked lies
+    // across a boundary. One flood over the whole image from those finishes the map, on one core.
+    std::vector<size_t> pending;
+    for (int band = 1; band < bands; ++band) {  // bands <= height: no band is empty
+        const int boundary = first_row(band);
+        seed_across(labels, width, boundary, boundary - 1, edges, pending);
+        seed_across(labels, width, boundary - 1, boundary, edges, pending);
     }
-    return rounds;
+    const size_t seeds = pending.size();
+    return seeds + flood_rows(labels, width, 0, height, edges, pending);  // the pixels carried across
 }
 
 void canny_reference_into(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds, int threads,

@@ -58,11 +58,12 @@ void canny_threshold(const float* suppressed, size_t count, CannyThresholds abso
 void canny_hysteresis(const uint8_t* labels, int width, int height, uint8_t* edges);
 
 // The same edges on `threads` cores (<= 0: every core): the rows cut into bands, each band flood
-// filled from its own strong pixels, then rounds in which every band floods on from the edge
-// pixels its neighbours hold on the rows next to it (the even bands, then the odd ones, so that
-// no band reads rows being written), until a round marks nothing. Returns the rounds that marked
-// pixels: a path from a strong pixel that crosses band boundaries n times needs n or fewer.
-int canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* edges, int threads);
+// filled from its own strong pixels in parallel; then, on one core, one flood over the whole image
+// from the weak pixels next to an edge across a band boundary, which a band's own flood cannot
+// reach. Returns the pixels that last flood marked: the edges carried across boundaries. (Rounds
+// of parallel floods across the boundaries, as the GPU does, took one round a crossing: thousands
+// of parallel regions on a spiral, whose barriers on a busy machine cost more than the flood.)
+size_t canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_t* edges, int threads);
 
 // Every stage's output, as the lab checks and draws them.
 struct CannyStages {

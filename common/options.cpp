@@ -134,7 +134,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Run")
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
         ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_cpu_reps)))
-        ("demo", "lecture mode: a 4096x4096 colour image, pictures saved to demo-output/lab" + std::to_string(spec.number));
+        ("demo", "lecture mode: a 4096x4096 image (colour where the lab takes colour), pictures saved to demo-output/lab" + std::to_string(spec.number));
     parser.add_options("Output")
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>());
     parser.add_options("Grading")

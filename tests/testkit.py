@@ -2,6 +2,7 @@
 passes, fails with a reason, or is skipped with a reason; the run ends with one summary line."""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -132,3 +133,13 @@ def gpu_available():
 def main_exit(results):
     print(results.summary_line(), flush=True)
     sys.exit(1 if results.failed else 0)
+
+
+def sanitizer_clean(tool, command, timeout=900):
+    """compute-sanitizer's `tool` on a command: it must exit 0 and report no error or hazard."""
+    if not shutil.which("compute-sanitizer"):
+        raise Skip("compute-sanitizer is not installed")
+    status, out, err = run(["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", *command], timeout=timeout)
+    assert status == 0, f"compute-sanitizer {tool}: exit {status}\n{(out + err)[-3000:]}"
+    summary = "RACECHECK SUMMARY: 0 hazards" if tool == "racecheck" else "ERROR SUMMARY: 0 errors"
+    assert summary in out + err, (out + err)[-2000:]

@@ -2,9 +2,11 @@
 stored: every shape of the spec, with the borders, channel counts and mask sizes cycled so that
 each appears, and asymmetric random masks whose seeds also come from the secret (random:K:S, or
 outer:K:S, asymmetric and separable, where the spec's "random_masks" says "outer"; box:K where it
-says "box", for a lab whose variants take boxes only). A spec's "bright_cases" add inputs of
-bright random bytes (--image bright: lab 7's summed-area tables pass 2^32 on them). Lab 5's spec
-lists array lengths ("elements") instead, each with input values from the secret.
+says "box", for a lab whose variants take boxes only; gauss:K:SIGMA with a drawn sigma where it
+says "gauss", lab 8's smoothing). A spec's "bright_cases" add inputs of bright random bytes
+(--image bright: lab 7's summed-area tables pass 2^32 on them), its "image_cases" inputs of a
+named built-in image (lab 8's spiral and synthetic shapes). Lab 5's spec lists array lengths
+("elements") instead, each with input values from the secret.
 
 Each student's cases come from the session's secret mixed with the student's name, so that no
 two students see the same inputs (answers cannot be shared, even through a channel the sandbox
@@ -30,7 +32,7 @@ def hidden_cases(spec, secret):
     for shape in spec["shapes"]:
         for _ in range(per_shape):
             k = sizes[n % len(sizes)]
-            drawn = f"box:{k}" if kind == "box" else f"{kind}:{k}:{rng.randrange(1, 1 << 30)}"
+            drawn = drawn_mask(kind, k, rng)
             mask = named[n // 2 % len(named)] if named and n % 2 else drawn
             # Channels go 1, 3, 3, 1, ...: named masks take odd n, so both kinds of mask meet both counts.
             cases.append({"size": shape, "channels": channels[(n + n // 2) % len(channels)], "border": borders[n // 2 % len(borders)],
@@ -38,7 +40,19 @@ def hidden_cases(spec, secret):
             n += 1
     for bright in spec.get("bright_cases", []):
         cases.append(dict(bright, image="bright", seed=rng.randrange(1, 1 << 62)))
+    for fixed in spec.get("image_cases", []):
+        cases.append(dict(fixed, seed=rng.randrange(1, 1 << 62)))
     return cases
+
+
+def drawn_mask(kind, k, rng):
+    """A K x K mask of the spec's kind: box:K; gauss:K:SIGMA, sigma from 0.5 to K/3 (at K = 1 the
+    one weight is 1 whatever sigma); or random:K:S and outer:K:S with a drawn seed."""
+    if kind == "box":
+        return f"box:{k}"
+    if kind == "gauss":
+        return f"gauss:{k}:{rng.uniform(0.5, max(0.5, k / 3)):.2f}"
+    return f"{kind}:{k}:{rng.randrange(1, 1 << 30)}"
 
 
 def mix(secret, text):

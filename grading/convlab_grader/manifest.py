@@ -2,11 +2,12 @@
 with common/tools/manifest.sh): one "key = value" a line, lists separated by spaces, '#' starts
 a comment line. It names the lab's title, its student files, the files of earlier labs it links,
 its extra libraries, what its programs take as input (images, the default, or arrays) and the mask
-the Makefile's sanitize and profile targets run (tool_mask; the grader does not use it)."""
+and channel count the Makefile's sanitize target runs (tool_mask, tool_channels; the grader does
+not use them)."""
 import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KEYS = ("title", "student", "uses", "libraries", "input", "tool_mask")
+KEYS = ("title", "student", "uses", "libraries", "input", "tool_mask", "tool_channels")
 INPUTS = ("images", "arrays")
 
 

@@ -9,6 +9,10 @@ from .manifest import KIT
 CASES = os.path.join(KIT, "grading", "cases")
 
 
+# The built-in images a case may name (--image; the harness generates each from the seed).
+IMAGES = ("random", "bright", "synthetic", "spiral")
+
+
 class SpecError(Exception):
     pass
 
@@ -44,13 +48,19 @@ def load(lab):
     for key in ("variants", *recipe, "rubric", "time_limit_s"):
         if key not in spec:
             raise SpecError(f"{path}: missing '{key}'")
-    if spec.get("random_masks", "random") not in ("random", "outer", "box"):
+    if spec.get("random_masks", "random") not in ("random", "outer", "box", "gauss"):
         raise SpecError(f"{path}: random_masks is {spec['random_masks']!r}; accepted: \"random\" (asymmetric, any rank), "
-                        "\"outer\" (asymmetric and separable) or \"box\" (box:K)")
+                        "\"outer\" (asymmetric and separable), \"box\" (box:K) or \"gauss\" (gauss:K:SIGMA)")
     for bright in spec.get("bright_cases", []):
         missing = [key for key in ("size", "channels", "border", "mask") if key not in bright]
         if missing:
             raise SpecError(f"{path}: a bright case lacks {missing}: {json.dumps(bright)}")
+    for fixed in spec.get("image_cases", []):
+        missing = [key for key in ("size", "channels", "border", "mask", "image") if key not in fixed]
+        if missing:
+            raise SpecError(f"{path}: an image case lacks {missing}: {json.dumps(fixed)}")
+        if fixed["image"] not in IMAGES:
+            raise SpecError(f"{path}: an image case's image is {fixed['image']!r}; accepted: {', '.join(IMAGES)}")
     # A variant that must refuse a mask (lab 6's separable variants, a mask of rank 2) is graded
     # on it only where the hidden cases draw it: from the named masks.
     for v in spec["variants"]:

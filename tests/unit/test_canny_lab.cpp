@@ -70,7 +70,8 @@ TEST(CannyLab, ReferenceStagesAndTheSequentialVariant) {
         }
         if (row["variant"] == "openmp-reference" && row["stage"].is_null()) {
             whole = true;
-            EXPECT_GE(row["rounds"].get<int>(), 0);
+            EXPECT_TRUE(row["rounds"].is_null()) << "the CPU's hysteresis has no rounds";
+            EXPECT_GT(row["time"]["median_ms"].get<double>(), 0);
         }
         if (row["variant"] == "sequential") {
             sequential = true;

@@ -1,0 +1,129 @@
+"""Lab 8's part of the GPU suite: every stage of every pipeline exact on awkward shapes and every
+border, the whole edge maps held to the reference's stages on their own smoothing, the spiral's
+round count, a timed run with every figure, the grader's raw results and trusted compare, the
+skeleton failing stage by stage, compute-sanitizer."""
+import json
+import os
+import shutil
+import tempfile
+
+from testkit import ROOT, lab, lab_json, sanitizer_clean
+
+BORDERS = ["zero", "clamp", "wrap", "mirror"]
+SHAPES = ["1x1", "1x7", "7x1", "2x3", "31x33", "33x31", "65x63", "300x77", "1031x769", "257x1025"]
+MASKS = ["gauss:5:1.4", "gauss:3:0.8", "gauss:9:2", "gauss:1:1", "gauss:15:3", "gauss:7:1.2"]
+PIPELINES = {"staged": ["smoothing", "gradients", "suppression", "thresholds", "hysteresis"],
+             "fused": ["smoothing", "gradients+suppression", "thresholds", "hysteresis"],
+             "union-find": ["smoothing", "gradients+suppression", "thresholds", "hysteresis"]}
+
+
+def rows_of(doc):
+    """{(variant, stage or ""): row} of the GPU rows."""
+    return {(r["variant"], r["stage"] or ""): r for r in doc["results"] if r["kind"] == "gpu"}
+
+
+def every_row_passes(doc, where):
+    rows = rows_of(doc)
+    want = {(p, s) for p, stages in PIPELINES.items() for s in stages + [""]}
+    assert set(rows) == want, f"{where}: rows {sorted(rows)}"
+    bad = [f"{p} {s}: {r['status']} {r['message']}" for (p, s), r in rows.items() if r["status"] != "pass"]
+    assert not bad, f"{where}: " + "; ".join(bad)
+    return rows
+
+
+def shape_case(shape):
+    for i, border in enumerate(BORDERS):
+        image = "synthetic" if i % 2 else "random"
+        mask = MASKS[(SHAPES.index(shape) + i) % len(MASKS)]
+        doc = lab_json("lab8-solution", "--check-only", "--size", shape, "--border", border, "--mask", mask, "--image", image,
+                       "--seed", str(i + 1), "--low", "0.1", "--high", "0.5")
+        every_row_passes(doc, f"{shape} {border} {mask} {image}")
+
+
+def spiral_rounds():
+    """The spiral needs a global round for every tile its edge enters: thousands at 1024x1024, the
+    same count for both pipelines that use rounds; union-find reports 1; every edge found."""
+    doc = lab_json("lab8-solution", "--preset", "spiral", "--check-only")
+    rows = every_row_passes(doc, "--preset spiral")
+    staged, fused = rows[("staged", "hysteresis")]["rounds"], rows[("fused", "hysteresis")]["rounds"]
+    assert staged == fused and staged >= 1000, (staged, fused)
+    assert rows[("union-find", "hysteresis")]["rounds"] == 1, rows[("union-find", "hysteresis")]
+    for p in PIPELINES:
+        assert rows[(p, "")]["edge_agreement"]["pco"] == 1, rows[(p, "")]
+
+
+def default_timed_run():
+    """The default run: every stage timed with its share, each pipeline timed kernels-only and end
+    to end, the reference's stages beside them; the solution's edge maps equal the reference's
+    (Pco 1, Pnd and Pfa 0), as the issue asks."""
+    doc = lab_json("lab8-solution")
+    rows = every_row_passes(doc, "default run")
+    assert doc["device"] and doc["device"]["copy_bandwidth_gbs"] > 0, doc["device"]
+    for (p, s), r in rows.items():
+        assert r["time"] and r["time"]["median_ms"] > 0 and r["time"]["samples"] == doc["timing"]["reps"], (p, s, r["time"])
+        assert r["gb_per_s"] > 0, (p, s)
+        if s:
+            assert r["share_pct"] > 0, (p, s)
+        else:
+            assert r["end_to_end"]["median_ms"] > r["time"]["median_ms"], (p, r["end_to_end"])
+            assert r["edge_agreement"] == {"pco": 1, "pnd": 0, "pfa": 0}, (p, r["edge_agreement"])
+            assert r["rounds"] >= 1, (p, r["rounds"])
+    cpu = [r for r in doc["results"] if r["variant"] == "openmp-reference"]
+    assert len(cpu) == 6 and all(r["time"]["median_ms"] > 0 for r in cpu), cpu
+
+
+def raw_results_and_compare():
+    """The grader's path: --raw-out writes every stage's buffers and each pipeline's edge map and
+    smoothing; the reference's --compare passes them all, and fails a stage whose one byte of
+    direction was changed."""
+    folder = tempfile.mkdtemp()
+    try:
+        args = ["--size", "131x67", "--image", "random", "--seed", "5", "--border", "wrap", "--mask", "gauss:7:1.5", "--check-only"]
+        lab_json("lab8-solution", *args, "--raw-out", folder)
+        doc = lab_json("lab8-solution", *args, "--compare", folder)
+        verdicts = {r["variant"]: r["status"] for r in doc["results"] if r["kind"] == "submitted"}
+        want = {f"{p} {s}" for p, stages in PIPELINES.items() for s in stages} | set(PIPELINES) | {"sequential"}
+        assert set(verdicts) == want and set(verdicts.values()) == {"pass"}, verdicts
+        path = os.path.join(folder, "staged_gradients_direction.f32")
+        with open(path, "r+b") as f:
+            values = bytearray(f.read())
+            values[4 * 100 + 3] ^= 0x01  # the float 2.0, 3.0 or 0.0 of pixel 100 changed in its top byte
+            f.seek(0)
+            f.write(values)
+        doc = lab_json("lab8-solution", *args, "--compare", folder, expect=1)
+        verdicts = {r["variant"]: r["status"] for r in doc["results"] if r["kind"] == "submitted"}
+        assert verdicts["staged gradients"] == "fail" and verdicts["fused gradients+suppression"] == "pass", verdicts
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def skeleton_fails_cleanly():
+    """The untouched skeleton: every stage not implemented, each reported alone (lab 6's smoothing
+    is the skeleton's too in a student build), and each whole pipeline not run."""
+    status, out, err = lab("lab8-student", "--size", "64x48", "--format", "json")
+    assert status == 1, f"exit {status}, expected 1\n{err[-2000:]}"
+    rows = rows_of(json.loads(out))
+    assert set(rows) == {(p, s) for p, stages in PIPELINES.items() for s in stages + [""]}, sorted(rows)
+    for (p, s), r in rows.items():
+        assert r["status"] == "not-implemented" and "not implemented yet" in r["message"], (p, s, r["message"])
+
+
+def sanitizer(tool):
+    sanitizer_clean(tool, [os.path.join(ROOT, "build", "bin", "lab8-solution"), "--check-only", "--size", "300x77",
+                           "--mask", "gauss:5:1.4", "--border", "mirror", "--image", "synthetic"])
+
+
+def tests():
+    """As gpu_suite.tests: (name, fn, *args, alone)."""
+    found = [(f"lab8 GPU: every stage exact at {s}, every border", shape_case, s, False) for s in SHAPES]
+    found += [
+        ("lab8 GPU: the spiral takes thousands of hysteresis rounds, the same in both pipelines that use them",
+         spiral_rounds, True),
+        ("lab8 GPU: default timed run, every figure present, edge maps equal to the reference's", default_timed_run, True),
+        ("lab8 GPU: the grader's raw results and trusted compare, which catches one changed direction",
+         raw_results_and_compare, False),
+        ("lab8 GPU: untouched skeleton reports every stage not implemented", skeleton_fails_cleanly, False),
+    ]
+    found += [(f"lab8 GPU: compute-sanitizer {tool} finds nothing", sanitizer, tool, False)
+              for tool in ("memcheck", "racecheck", "synccheck")]
+    return found
