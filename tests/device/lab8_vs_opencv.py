@@ -4,7 +4,7 @@ the image lab 8 times, with the same absolute thresholds. Prints one JSON object
 time, lab 8's pipelines (kernels only and end to end, from the same run), the ratios, and the
 agreement of each pipeline's edge map with OpenCV's as Pco, Pnd, Pfa (for information: OpenCV
 blurs to 8 bits and rounds otherwise, so the maps differ by rule, not by mistake).
-After make all, on the GPU machine:
+After make all build/bin/imagegen, on the GPU machine:
     python3 tests/device/lab8_vs_opencv.py OUT_DIR [SIDE]        (SIDE 8192 by default)"""
 import json
 import os
