@@ -3,8 +3,10 @@
 
 #include <omp.h>
 
+#include <string>
 #include <vector>
 
+#include "common/errors.hpp"
 #include "common/rng.hpp"
 #include "common/separable.hpp"
 
@@ -49,21 +51,29 @@ void conv2d_cpu(const Image& in, const Mask& mask, Border border, float* out) {
 
 namespace {
 
-// The input with r extra pixels on every side, filled by the border rule (zeros for Zero).
-std::vector<uint8_t> pad_image(const Image& in, int r, Border border) {
-    const int pw = in.width + 2 * r, ph = in.height + 2 * r, ch = in.channels;
+// Rows [first_row - r, first_row + rows + r) of the input with r extra pixels on each side, every
+// pixel by the border rule of the whole image (zeros for Zero): the padded rows that output rows
+// [first_row, first_row + rows) read. All rows: the whole image padded on every side.
+std::vector<uint8_t> pad_rows(const Image& in, int r, Border border, int first_row, int rows) {
+    const int pw = in.width + 2 * r, ph = rows + 2 * r, ch = in.channels;
     std::vector<uint8_t> padded(size_t(pw) * ph * ch);
     std::vector<int> source_x(pw);
     for (int px = 0; px < pw; ++px) source_x[px] = border_index(px - r, in.width, border);
 #pragma omp parallel for schedule(static)
     for (int py = 0; py < ph; ++py) {
-        const int sy = border_index(py - r, in.height, border);
+        const int sy = border_index(first_row + py - r, in.height, border);
         uint8_t* row = &padded[size_t(py) * pw * ch];
         for (int px = 0; px < pw; ++px)
             for (int c = 0; c < ch; ++c)
                 row[px * ch + c] = (sy < 0 || source_x[px] < 0) ? 0 : in.at(source_x[px], sy, c);
     }
     return padded;
+}
+
+void require_rows(const Image& in, int first_row, int rows) {
+    if (first_row < 0 || rows < 0 || first_row + rows > in.height)
+        throw InputError("rows " + std::to_string(first_row) + " to " + std::to_string(first_row + rows) + " of an image of " +
+                         std::to_string(in.height) + " rows");
 }
 
 // Every output row y of `out` (height rows of row_len floats), spread over the threads:
@@ -86,10 +96,15 @@ void sum_rows(int height, int row_len, int threads, float* out, const AddTaps& a
 }  // namespace
 
 void conv2d_cpu_omp(const Image& in, const Mask& mask, Border border, float* out, int threads) {
-    const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
+    conv2d_cpu_omp_rows(in, mask, border, 0, in.height, out, threads);
+}
+
+void conv2d_cpu_omp_rows(const Image& in, const Mask& mask, Border border, int first_row, int rows, float* out, int threads) {
+    require_rows(in, first_row, rows);
+    const int w = in.width, ch = in.channels, k = mask.k, r = mask.radius();
     const int row_len = w * ch, padded_row_len = (w + 2 * r) * ch;
-    const std::vector<uint8_t> padded = pad_image(in, r, border);
-    sum_rows(h, row_len, threads <= 0 ? omp_get_max_threads() : threads, out, [&](int y, double* sum) {
+    const std::vector<uint8_t> padded = pad_rows(in, r, border, first_row, rows);
+    sum_rows(rows, row_len, threads <= 0 ? omp_get_max_threads() : threads, out, [&](int y, double* sum) {
         for (int i = 0; i < k; ++i) {
             const uint8_t* row = &padded[size_t(y + i) * padded_row_len];
             for (int j = 0; j < k; ++j) {
@@ -102,16 +117,22 @@ void conv2d_cpu_omp(const Image& in, const Mask& mask, Border border, float* out
 }
 
 void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, float* out, int threads) {
+    conv2d_cpu_separable_rows(in, mask, border, 0, in.height, out, threads);
+}
+
+void conv2d_cpu_separable_rows(const Image& in, const Mask& mask, Border border, int first_row, int rows, float* out,
+                               int threads) {
     require_separable(mask);
-    const int w = in.width, h = in.height, ch = in.channels, k = mask.k, r = mask.radius();
+    require_rows(in, first_row, rows);
+    const int w = in.width, ch = in.channels, k = mask.k, r = mask.radius();
     const int row_len = w * ch, padded_row_len = (w + 2 * r) * ch;
-    const std::vector<uint8_t> padded = pad_image(in, r, border);
+    const std::vector<uint8_t> padded = pad_rows(in, r, border, first_row, rows);
     if (threads <= 0) threads = omp_get_max_threads();
     // The row pass over every padded row (the column pass reads r rows above and below each output
     // row), kept in double.
-    std::vector<double> across(size_t(h + 2 * r) * row_len);
+    std::vector<double> across(size_t(rows + 2 * r) * row_len);
 #pragma omp parallel for schedule(static) num_threads(threads)
-    for (int py = 0; py < h + 2 * r; ++py) {
+    for (int py = 0; py < rows + 2 * r; ++py) {
         double* sum = &across[size_t(py) * row_len];
         const uint8_t* row = &padded[size_t(py) * padded_row_len];
         for (int j = 0; j < k; ++j) {
@@ -120,7 +141,7 @@ void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, floa
             for (int n = 0; n < row_len; ++n) sum[n] += weight * double(tap[n]);
         }
     }
-    sum_rows(h, row_len, threads, out, [&](int y, double* sum) {
+    sum_rows(rows, row_len, threads, out, [&](int y, double* sum) {
         for (int i = 0; i < k; ++i) {
             const double weight = mask.col[i];
             const double* tap = &across[size_t(y + i) * row_len];
@@ -130,10 +151,15 @@ void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, floa
 }
 
 void conv2d_cpu_reference(const Image& in, const Mask& mask, Border border, float* out, bool two_pass) {
+    conv2d_cpu_reference_rows(in, mask, border, 0, in.height, out, two_pass);
+}
+
+void conv2d_cpu_reference_rows(const Image& in, const Mask& mask, Border border, int first_row, int rows, float* out,
+                               bool two_pass) {
     if (two_pass && mask.separable())
-        conv2d_cpu_separable(in, mask, border, out, 0);
+        conv2d_cpu_separable_rows(in, mask, border, first_row, rows, out, 0);
     else
-        conv2d_cpu_omp(in, mask, border, out, 0);
+        conv2d_cpu_omp_rows(in, mask, border, first_row, rows, out, 0);
 }
 
 }  // namespace convlab

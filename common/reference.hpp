@@ -41,4 +41,14 @@ void conv2d_cpu_separable(const Image& in, const Mask& mask, Border border, floa
 // variants are checked against the sum they compute); otherwise conv2d_cpu_omp.
 void conv2d_cpu_reference(const Image& in, const Mask& mask, Border border, float* out, bool two_pass);
 
+// Output rows [first_row, first_row + rows) alone, into out (rows*width*channels floats): the same
+// values, to the bit, as those rows of the whole image's result, from the rows they read and no
+// more memory than that. An image too large to check in one piece (lab 9's strips) is checked a
+// band of rows at a time. InputError for rows outside the image.
+void conv2d_cpu_omp_rows(const Image& in, const Mask& mask, Border border, int first_row, int rows, float* out, int threads);
+void conv2d_cpu_separable_rows(const Image& in, const Mask& mask, Border border, int first_row, int rows, float* out,
+                               int threads);
+void conv2d_cpu_reference_rows(const Image& in, const Mask& mask, Border border, int first_row, int rows, float* out,
+                               bool two_pass);
+
 }  // namespace convlab

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/errors.hpp"
+#include "common/mask.hpp"
 #include "common/reference.hpp"
 #include "common/synthetic.hpp"
 
@@ -129,4 +131,31 @@ TEST(Reference, MaskWiderThanTheImage) {
     const Mask mask = mask_of(9, std::vector<float>(81, 0.25f));
     for (Border border : {Border::Zero, Border::Clamp, Border::Wrap, Border::Mirror})
         EXPECT_EQ(run_seq(image, mask, border), run_omp(image, mask, border, 2)) << border_name(border);
+}
+
+TEST(Reference, ABandOfRowsIsThoseRowsOfTheWholeBitForBit) {
+    // Every band of a 29-row image, at the top, in the middle, at the bottom, one row and all of
+    // them, every border, a mask taller than the band: the band's result is exactly those rows of
+    // the whole result, direct and separable alike.
+    const Image image = make_random_image(31, 29, 3, 17);
+    const Mask direct = parse_mask("random:7:4", 31), separable = parse_mask("outer:9:2", 31);
+    const size_t row_len = size_t(image.width) * image.channels;
+    for (Border border : {Border::Zero, Border::Clamp, Border::Wrap, Border::Mirror}) {
+        std::vector<float> whole(image.elements()), whole_separable(image.elements());
+        conv2d_cpu_omp(image, direct, border, whole.data(), 2);
+        conv2d_cpu_separable(image, separable, border, whole_separable.data(), 2);
+        for (auto [first, rows] : {std::pair{0, 29}, {0, 1}, {0, 5}, {11, 3}, {13, 1}, {24, 5}, {28, 1}, {3, 0}}) {
+            std::vector<float> band(size_t(rows) * row_len, NAN), band_separable(size_t(rows) * row_len, NAN);
+            conv2d_cpu_omp_rows(image, direct, border, first, rows, band.data(), 2);
+            conv2d_cpu_separable_rows(image, separable, border, first, rows, band_separable.data(), 3);
+            const auto slice = [&](const std::vector<float>& v) {
+                return std::vector<float>(v.begin() + first * row_len, v.begin() + (first + rows) * row_len);
+            };
+            EXPECT_EQ(band, slice(whole)) << border_name(border) << " rows " << first << "+" << rows;
+            EXPECT_EQ(band_separable, slice(whole_separable)) << border_name(border) << " rows " << first << "+" << rows;
+        }
+    }
+    std::vector<float> out(row_len * 2);
+    EXPECT_THROW(conv2d_cpu_omp_rows(image, direct, Border::Clamp, 28, 2, out.data(), 1), InputError);
+    EXPECT_THROW(conv2d_cpu_reference_rows(image, direct, Border::Clamp, -1, 1, out.data(), false), InputError);
 }
