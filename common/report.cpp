@@ -41,6 +41,7 @@ void derive_figures(Report& report) {
         if (omp) r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
         const VariantResult* b = r.kind == "reference" ? nullptr : baseline_of(r);  // the reference has "vs omp" instead
         if (b) r.speedup_vs_baseline = b->time->median_ms / r.time->median_ms;
+        if (!r.stage.empty() && r.rounds > 0) r.ms_per_round = r.time->median_ms / r.rounds;
         // Efficiency only means something in a thread sweep: the variant's own 1-thread run is the base.
         const auto runs = std::count_if(report.results.begin(), report.results.end(),
                                         [&](auto& o) { return o.name == r.name && same_case(o, r); });
@@ -111,6 +112,7 @@ std::vector<Column> columns(bool sweep) {
         {"vs base", [](const VariantResult& r) { return opt(r.speedup_vs_baseline, [](double v) { return format_sig3(v) + "x"; }); }},
         {"eff %", [](const VariantResult& r) { return opt(r.parallel_efficiency, [](double v) { return format_fixed(v, 0); }); }},
         {"rounds", [](const VariantResult& r) { return r.rounds >= 0 ? std::to_string(r.rounds) : ""; }},
+        {"ms/round", [](const VariantResult& r) { return opt(r.ms_per_round, [](double v) { return format_sig3(v); }); }},
         {"Pco", [](const VariantResult& r) { return opt(r.pco, [](double v) { return format_fixed(v, 4); }); }},
         {"Pnd", [](const VariantResult& r) { return opt(r.pnd, [](double v) { return format_fixed(v, 4); }); }},
         {"Pfa", [](const VariantResult& r) { return opt(r.pfa, [](double v) { return format_fixed(v, 4); }); }},
@@ -245,7 +247,7 @@ std::string render_csv(const Report& report) {
     std::ostringstream out;
     out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,e2e_pinned_median_ms,mpix_per_s,gb_per_s,"
            "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message,"
-           "stage,share_pct,rounds,pco,pnd,pfa\n";
+           "stage,share_pct,rounds,pco,pnd,pfa,ms_per_round\n";
     auto num = [](const std::optional<double>& v) { return v ? format_fixed(*v, 6) : std::string(); };
     for (const auto& r : report.results) {
         out << report.lab << "," << csv_field(r.name) << "," << r.kind << "," << r.threads << "," << r.status << ","
@@ -259,7 +261,7 @@ std::string render_csv(const Report& report) {
             << "," << report.height << "," << report.channels << "," << csv_field(r.mask_spec) << "," << report.border << ","
             << csv_field(r.message) << "," << csv_field(r.stage) << "," << num(r.share_pct) << ","
             << (r.rounds >= 0 ? std::to_string(r.rounds) : std::string()) << "," << num(r.pco) << "," << num(r.pnd) << ","
-            << num(r.pfa) << "\n";
+            << num(r.pfa) << "," << num(r.ms_per_round) << "\n";
     }
     return out.str();
 }
@@ -320,7 +322,7 @@ std::string render_json(const Report& report) {
                            {"speedup_vs_baseline", optional_json(r.speedup_vs_baseline)},
                            {"parallel_efficiency_pct", optional_json(r.parallel_efficiency)},
                            {"stage", r.stage.empty() ? json(nullptr) : json(r.stage)}, {"share_pct", optional_json(r.share_pct)},
-                           {"rounds", r.rounds >= 0 ? json(r.rounds) : json(nullptr)},
+                           {"rounds", r.rounds >= 0 ? json(r.rounds) : json(nullptr)}, {"ms_per_round", optional_json(r.ms_per_round)},
                            {"edge_agreement", r.pco ? json{{"pco", *r.pco}, {"pnd", *r.pnd}, {"pfa", *r.pfa}} : json(nullptr)}});
     }
     json doc = {{"schema", kReportSchema},

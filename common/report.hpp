@@ -52,6 +52,7 @@ struct VariantResult {
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
     std::optional<double> speedup_vs_omp, speedup_vs_baseline, parallel_efficiency;
+    std::optional<double> ms_per_round;  // a stage row with rounds: its time over them (lab 8's hysteresis)
 };
 
 struct Report {

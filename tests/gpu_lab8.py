@@ -64,6 +64,8 @@ def default_timed_run():
         assert r["gb_per_s"] > 0, (p, s)
         if s:
             assert r["share_pct"] > 0, (p, s)
+            if s == "hysteresis":
+                assert abs(r["ms_per_round"] * r["rounds"] - r["time"]["median_ms"]) < 1e-9, (p, r["ms_per_round"], r["rounds"])
         else:
             assert r["end_to_end"]["median_ms"] > r["time"]["median_ms"], (p, r["end_to_end"])
             assert r["edge_agreement"] == {"pco": 1, "pnd": 0, "pfa": 0}, (p, r["edge_agreement"])

@@ -218,6 +218,7 @@ TEST(Report, StageRowsCompareWithTheReferencesSameStageAndCountNoFlops) {
                       stage_row("fused", "gpu", "gradients", 0.5), stage_row("fused", "gpu", "", 1.0)};
     report.results[2].share_pct = 50.0;
     report.results[3].rounds = 6;
+    report.results[2].rounds = 4;  // a stage's rounds give its time a round; a pipeline's do not
     report.results[3].pco = 1.0, report.results[3].pnd = 0.0, report.results[3].pfa = 0.0;
     report.check_rule = "each stage alone";
     report.byte_model_rule = "gradients 9 B";
@@ -227,18 +228,21 @@ TEST(Report, StageRowsCompareWithTheReferencesSameStageAndCountNoFlops) {
     EXPECT_FALSE(report.results[2].gflop_per_s);
     EXPECT_FALSE(report.results[2].pct_fp32_peak);
     EXPECT_DOUBLE_EQ(*report.results[2].gb_per_s, 9.0 * 1e6 / 0.5e-3 * 1e-9);
+    EXPECT_DOUBLE_EQ(*report.results[2].ms_per_round, 0.125);
+    EXPECT_FALSE(report.results[3].ms_per_round);
     const std::string text = render(report, Format::Text);
-    for (const char* expected : {"stage", "share %", "rounds", "Pco", "Check    each stage alone", "byte model: gradients 9 B", "1.0000"})
+    for (const char* expected : {"stage", "share %", "rounds", "ms/round", "0.125", "Pco", "Check    each stage alone", "byte model: gradients 9 B", "1.0000"})
         EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
     const std::string header = text.substr(text.find("\nvariant"), text.find('\n', text.find("\nvariant") + 1) - text.find("\nvariant"));
     EXPECT_EQ(header.find("GFLOP/s"), std::string::npos) << header;  // no flops counted, so no column
     const auto doc = nlohmann::json::parse(render(report, Format::Json));
     EXPECT_EQ(doc["results"][2]["stage"], "gradients");
     EXPECT_EQ(doc["results"][3]["rounds"], 6);
+    EXPECT_EQ(doc["results"][2]["ms_per_round"], 0.125);
     EXPECT_EQ(doc["results"][3]["edge_agreement"]["pco"], 1.0);
     EXPECT_TRUE(doc["results"][1]["edge_agreement"].is_null());
     const std::string csv = render(report, Format::Csv);
-    EXPECT_NE(csv.substr(0, csv.find('\n')).find(",stage,share_pct,rounds,pco,pnd,pfa"), std::string::npos) << csv;
+    EXPECT_NE(csv.substr(0, csv.find('\n')).find(",stage,share_pct,rounds,pco,pnd,pfa,ms_per_round"), std::string::npos) << csv;
 }
 
 TEST(Report, RowsWithoutStagesKeepTheImageLabsColumns) {
