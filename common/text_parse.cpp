@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "common/errors.hpp"
 
@@ -53,6 +54,36 @@ int parse_count(const std::string& text, const std::string& what, long long lo, 
     if (value < lo || value > hi)
         throw InputError(what + " " + text + " is out of range; accepted: " + std::to_string(lo) + " to " + std::to_string(hi));
     return int(value);
+}
+
+size_t parse_memory_size(const std::string& text, size_t total, const std::string& what) {
+    static const std::pair<const char*, double> kUnits[] = {
+        {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
+        {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"B", 1.0}, {"%", -1.0}};
+    const std::string accepted = "; accepted: bytes, with B, KiB, MiB, GiB, TiB, kB, MB, GB or TB (\"2GiB\"), or a share of " +
+                                 std::to_string(total) + " bytes (\"25%\")";
+    std::string number = text;
+    double scale = 1.0;
+    for (const auto& [unit, factor] : kUnits) {
+        const std::string u = unit;
+        if (text.size() > u.size() && text.compare(text.size() - u.size(), u.size(), u) == 0) {
+            number = text.substr(0, text.size() - u.size());
+            scale = factor;
+            break;
+        }
+    }
+    double value = 0;
+    if (!read_finite(number, &value) || value <= 0) throw InputError(what + " '" + text + "' is not a memory size" + accepted);
+    if (scale < 0) {  // a percentage
+        if (value > 100) throw InputError(what + " " + text + " is more than all of it" + accepted);
+        value = double(total) * value / 100.0;
+    } else {
+        value *= scale;
+    }
+    if (value >= 18446744073709551615.0) throw InputError(what + " " + text + " is too large" + accepted);
+    const size_t bytes = size_t(value);
+    if (bytes == 0) throw InputError(what + " " + text + " is less than a byte" + accepted);
+    return bytes;
 }
 
 std::vector<std::string> split_list(const std::string& text, char separator) {

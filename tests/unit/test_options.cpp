@@ -1,11 +1,13 @@
 // The shared command line.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "common/errors.hpp"
 #include "common/lab.hpp"
 #include "common/options.hpp"
+#include "common/text_parse.hpp"
 
 using namespace convlab;
 
@@ -170,4 +172,25 @@ TEST(Options, AnUnknownOptionIsStillRefusedBesideLabOptions) {
         error = e.what();
     }
     EXPECT_NE(error.find("lowe"), std::string::npos) << error;
+}
+
+TEST(TextParse, MemorySizesInBytesUnitsAndShares) {
+    const size_t total = size_t(80) << 30;  // an 80 GiB GPU
+    EXPECT_EQ(parse_memory_size("2GiB", total, "--gpu-memory"), size_t(2) << 30);
+    EXPECT_EQ(parse_memory_size("1.5GiB", total, "--gpu-memory"), size_t(3) << 29);
+    EXPECT_EQ(parse_memory_size("512MiB", total, "--gpu-memory"), size_t(512) << 20);
+    EXPECT_EQ(parse_memory_size("3kB", total, "--gpu-memory"), 3000u);
+    EXPECT_EQ(parse_memory_size("2GB", total, "--gpu-memory"), 2000000000u);
+    EXPECT_EQ(parse_memory_size("4096", total, "--gpu-memory"), 4096u);
+    EXPECT_EQ(parse_memory_size("4096B", total, "--gpu-memory"), 4096u);
+    EXPECT_EQ(parse_memory_size("25%", total, "--gpu-memory"), size_t(20) << 30);
+    EXPECT_EQ(parse_memory_size("100%", total, "--gpu-memory"), total);
+    for (const char* bad : {"", "GiB", "2XB", "-1GiB", "0", "0%", "101%", "0.5", "nan", "inf", "2 GiB x", "1e30TiB"}) {
+        try {
+            parse_memory_size(bad, total, "--gpu-memory");
+            ADD_FAILURE() << "'" << bad << "' was accepted";
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("--gpu-memory", 0), 0u) << e.what();
+        }
+    }
 }
