@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     spec.thresholds = {0.05f, 0.1f, true};
     // Byte models, per pixel: each input read once and each output written once (floats 4 B, the
     // direction, labels and edges 1 B). Hysteresis's: the labels read and the edges written, once
+    // whatever its rounds.
     const CannyStage smoothing = stage("smoothing", 0, kCannySmoothed, 5, [](const CannyArgs& a) { launch_conv2d_fused(a.smoothing); });
     const CannyStage gradients = stage("gradients", kCannySmoothed, kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude, 9,
                                        launch_canny_gradients);
