@@ -69,8 +69,15 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
 CheckResult check_output(const float* got, const float* ref, int width, int height, int channels,
                          Tolerance tolerance, int mask_radius, TileShape tile, size_t max_listed) {
     CheckResult result;
-    result.values = size_t(width) * height * channels;
-    for (size_t n = 0; n < result.values; ++n) {
+    check_rows(result, got, ref, width, height, 0, height, channels, tolerance, mask_radius, tile, max_listed);
+    return result;
+}
+
+void check_rows(CheckResult& result, const float* got, const float* ref, int width, int height, int first_row, int rows,
+                int channels, Tolerance tolerance, int mask_radius, TileShape tile, size_t max_listed) {
+    const size_t values = size_t(width) * rows * channels;
+    result.values += values;
+    for (size_t n = 0; n < values; ++n) {
         const double g = got[n], e = ref[n];
         if (std::isnan(g)) ++result.unwritten;
         if (std::isfinite(g)) {
@@ -81,12 +88,11 @@ CheckResult check_output(const float* got, const float* ref, int width, int heig
         if (within_tolerance(g, e, tolerance)) continue;
         ++result.bad;
         if (result.first.size() < max_listed) {
-            const int c = int(n % channels), x = int(n / channels % width), y = int(n / channels / width);
+            const int c = int(n % channels), x = int(n / channels % width), y = first_row + int(n / channels / width);
             result.first.push_back({x, y, c, got[n], ref[n], locate(x, y, width, height, mask_radius, tile)});
         }
     }
     result.passed = result.bad == 0;
-    return result;
 }
 
 std::string CheckResult::summary() const {

@@ -69,4 +69,11 @@ struct CheckResult {
 CheckResult check_output(const float* got, const float* ref, int width, int height, int channels,
                          Tolerance tolerance, int mask_radius, TileShape tile, size_t max_listed = 5);
 
+// The same check of rows [first_row, first_row + rows) of a width x height result, added to
+// `result`: got and ref hold those rows alone, a mismatch is named by its row in the whole image
+// (and located by the whole's borders), and `passed` says whether every row so far passed. A
+// result checked a band of rows at a time gives check_output's answer (banded_check.hpp).
+void check_rows(CheckResult& result, const float* got, const float* ref, int width, int height, int first_row, int rows,
+                int channels, Tolerance tolerance, int mask_radius, TileShape tile, size_t max_listed = 5);
+
 }  // namespace convlab
