@@ -20,6 +20,9 @@ Image make_lab_input(const Options& options, int default_channels, std::string* 
     } else if (options.image == "spiral") {
         image = make_spiral_image(options.width, options.height, channels);
         *source = "spiral";
+    } else if (options.image == "lines") {
+        image = make_lines_image(options.width, options.height, channels);
+        *source = "lines";
     } else {
         image = load_image(options.image, options.channels);
         *source = options.image;

@@ -1,5 +1,5 @@
 // convlab harness — do not edit in a lab.
-// An image lab's input, as its options ask: a generated image (synthetic, random, bright, spiral)
+// An image lab's input, as its options ask: a generated image (synthetic, random, bright, spiral, lines)
 // or a file, repeated to --tile-to's size; and how the report names it.
 #pragma once
 #include <string>

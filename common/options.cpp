@@ -122,7 +122,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     cxxopts::Options parser(program, "convlab lab " + std::to_string(spec.number) + ": " + spec.title);
     // clang-format off
     parser.add_options("Input")
-        ("image", "'synthetic' (built in), 'random', 'bright' (random bytes 224..255), 'spiral' (one long edge), or an image file (PNG, JPEG, PGM/PPM, BMP)", cxxopts::value<std::string>()->default_value("synthetic"))
+        ("image", "'synthetic' (built in), 'random', 'bright' (random bytes 224..255), 'spiral' (one long edge), 'lines' (long lines at 16 angles, crossing), or an image file (PNG, JPEG, PGM/PPM, BMP)", cxxopts::value<std::string>()->default_value("synthetic"))
         ("size", "size of a generated image, WxH or N", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_width) + "x" + std::to_string(spec.default_height)))
         ("channels", "1 or 3; converts an image file (default: the file's own; generated: " + std::to_string(spec.default_channels) + ")", cxxopts::value<std::string>())
         ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "common/rng.hpp"
 
@@ -110,6 +111,39 @@ Image make_spiral_image(int width, int height, int channels) {
         if (turn % 2 == 0 && turn >= 2) across -= kStep;  // after every horizontal run but the first
     }
     paint(x, y, kLine, 60);
+    return image;
+}
+
+Image make_lines_image(int width, int height, int channels) {
+    validate_image_shape(width, height, channels, "lines image");
+    Image image(width, height, channels);
+    constexpr double kPi = 3.14159265358979323846;
+    constexpr double kAngles[] = {0, 15, 22.5, 30, 45, 60, 67.5, 75, 90, 105, 112.5, 120, 135, 150, 157.5, 165};
+    constexpr int kLines = int(std::size(kAngles));
+    constexpr double kBright = 230, kDim = 70, kHalfWidth = 1.0;
+    const double diagonal = std::hypot(double(width), double(height));
+    struct Line {
+        double px, py, cos_a, sin_a, bright_until;  // a point, the direction, where the bright part ends (along it)
+    };
+    Line lines[kLines];
+    for (int i = 0; i < kLines; ++i) {
+        const double a = kAngles[i] * kPi / 180, spread = (i - (kLines - 1) / 2.0) / kLines;
+        // Through the centre shifted along the main diagonal, so that the lines do not all meet
+        // in one point; the bright part is the first sixth of the line's run across the image.
+        lines[i] = {width * (0.5 + 0.35 * spread), height * (0.5 + 0.35 * spread), std::cos(a), std::sin(a), -diagonal / 2 + diagonal / 6};
+    }
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            double value = 0;
+            for (const Line& l : lines) {
+                const double dx = x - l.px, dy = y - l.py;
+                const double across = std::fabs(dx * l.sin_a - dy * l.cos_a), along = dx * l.cos_a + dy * l.sin_a;
+                const double cover = std::clamp(kHalfWidth + 0.5 - across, 0.0, 1.0);  // soft sides, a pixel wide
+                value = std::max(value, cover * (along < l.bright_until ? kBright : kDim));
+            }
+            for (int c = 0; c < channels; ++c) image.pixels[(size_t(y) * width + x) * channels + c] = uint8_t(std::lround(value));
+        }
     return image;
 }
 

@@ -25,4 +25,12 @@ Image make_bright_image(int width, int height, int channels, uint64_t seed);
 // side the whole spiral is one edge). Any size; every channel the same.
 Image make_spiral_image(int width, int height, int channels);
 
+// Long straight lines on black, about 2 pixels wide with soft sides, at 16 angles: every 15
+// degrees from 0 to 165 and the quantisation's sector edges 22.5, 67.5, 112.5 and 157.5. Each
+// passes near the centre at its own offset, so they cross one another, and is bright (230) for
+// the first sixth of its length across the image, then dim (70). For lab 8: with thresholds at 10%
+// and 50% of the largest magnitude the dim parts are weak, joined to the bright ones only along
+// their lines and through the crossings. Any size; every channel the same.
+Image make_lines_image(int width, int height, int channels);
+
 }  // namespace convlab

@@ -33,7 +33,7 @@ def every_row_passes(doc, where):
 
 def shape_case(shape):
     for i, border in enumerate(BORDERS):
-        image = "synthetic" if i % 2 else "random"
+        image = ("random", "synthetic", "random", "lines")[i]
         mask = MASKS[(SHAPES.index(shape) + i) % len(MASKS)]
         doc = lab_json("lab8-solution", "--check-only", "--size", shape, "--border", border, "--mask", mask, "--image", image,
                        "--seed", str(i + 1), "--low", "0.1", "--high", "0.5")

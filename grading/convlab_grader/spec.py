@@ -10,7 +10,7 @@ CASES = os.path.join(KIT, "grading", "cases")
 
 
 # The built-in images a case may name (--image; the harness generates each from the seed).
-IMAGES = ("random", "bright", "synthetic", "spiral")
+IMAGES = ("random", "bright", "synthetic", "spiral", "lines")
 
 
 class SpecError(Exception):

@@ -457,3 +457,23 @@ TEST(Canny, RulesWithoutBranchesAgreeWithTheirDefinitions) {
             }
         }
 }
+
+TEST(Canny, TheLinesAreWeakEdgesCarriedFromTheirBrightStarts) {
+    const Image lines = make_lines_image(400, 300, 1);
+    EXPECT_EQ(lines.pixels, make_lines_image(400, 300, 1).pixels) << "the same pixels every time";
+    const Image colour = make_lines_image(400, 300, 3);
+    for (size_t i = 0; i < lines.pixels.size(); ++i) ASSERT_EQ(colour.pixels[3 * i + 2], lines.pixels[i]) << i;
+    const CannyStages s = canny_reference(lines, parse_mask("gauss:5:1.4", 31), Border::Mirror, {0.1f, 0.5f, true}, 1);
+    size_t strong = 0, weak_edges = 0;
+    for (size_t i = 0; i < s.labels.size(); ++i) {
+        strong += s.labels[i] == uint8_t(EdgeLabel::Strong);
+        weak_edges += s.labels[i] == uint8_t(EdgeLabel::Weak) && s.edges[i];
+    }
+    EXPECT_GT(strong, 0u);
+    EXPECT_GT(weak_edges, 4 * strong) << "most of each line's edge is weak, joined to its bright start along it";
+    // Every quantised direction occurs: the lines run at 16 angles.
+    size_t seen[4] = {};
+    for (size_t i = 0; i < s.suppressed.size(); ++i)
+        if (s.suppressed[i] > 0) ++seen[s.direction[i]];
+    for (size_t d = 0; d < 4; ++d) EXPECT_GT(seen[d], 50u) << "direction " << d;
+}
