@@ -19,7 +19,9 @@ __global__ void hysteresis_round_kernel(CannyArgs a, bool first_round, int* d_ma
     //      Strong label; later a.d_edges == 255), weak (a Weak label not yet an edge), or none
     //      (also outside the image). __syncthreads().
     //   2. Repeat until nothing changes in the tile (__syncthreads_or): each weak pixel with an
-    //      edge among its 8 neighbours becomes an edge.
+    //      edge among its 8 neighbours becomes an edge. Read every state of a sweep first, then
+    //      __syncthreads(), then write: marking a pixel while a neighbour's thread reads it is a
+    //      race (compute-sanitizer racecheck reports it, and it is graded).
     //   3. a.d_edges for the tile's pixels (255 or 0); *d_marked = 1 if the block marked any.
     (void)a, (void)first_round, (void)d_marked;
 }
