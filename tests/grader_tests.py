@@ -83,8 +83,8 @@ def forged_reports_are_caught():
 def spec_mistakes_are_refused():
     """A spec whose points do not add up, whose variant name --variant's list would split, whose
     timed case does not require its own variants (or requires one nobody grades), or whose
-    variant refuses a mask the hidden cases never draw is refused with its file named, before any
-    submission is graded."""
+    variant refuses a mask the hidden cases never draw, or whose fixed case lacks a key or names
+    no built-in image, is refused with its file named, before any submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
     comma = json.loads(json.dumps(good))
@@ -107,6 +107,12 @@ def spec_mistakes_are_refused():
     with open(os.path.join(specs.CASES, "lab7.json")) as f:
         dim = json.load(f)
     del dim["bright_cases"][0]["mask"]
+    with open(os.path.join(specs.CASES, "lab8.json")) as f:
+        lab8 = json.load(f)
+    imageless = json.loads(json.dumps(lab8))
+    del imageless["image_cases"][0]["image"]
+    unknown_image = json.loads(json.dumps(lab8))
+    unknown_image["image_cases"][0]["image"] = "photo.png"
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -116,7 +122,9 @@ def spec_mistakes_are_refused():
                                      (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins"),
                                      (4, unknown_kind, "random_masks is 'symmetric'"),
                                      (6, undrawn, "which 'named_masks' does not list"),
-                                     (7, dim, "a bright case lacks ['mask']")):
+                                     (7, dim, "a bright case lacks ['mask']"),
+                                     (8, imageless, "an image case lacks ['image']"),
+                                     (8, unknown_image, "an image case's image is 'photo.png'")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -166,8 +174,8 @@ def a_mask_that_must_be_refused_is_graded():
 def drawn_cases_differ_by_student():
     """Each student's hidden and timed cases come from the secret mixed with the name; a lab's
     timed cases get different borders; cases sharing arguments (lab 5) still share one draw;
-    a spec's random masks are separable ones (outer:K:S) when it says so; the sanitizer covers
-    every border and channel count."""
+    a spec's random masks are separable ones (outer:K:S) when it says so, Gaussians with a drawn
+    sigma for lab 8; the sanitizer covers every border and channel count."""
     lab3 = specs.load(3)
     a, b = cases.student_secret(7, "alice"), cases.student_secret(7, "bob")
     assert a != b and cases.student_secret(7, "alice") == a
@@ -200,6 +208,18 @@ def drawn_cases_differ_by_student():
     assert args[args.index("--image") + 1] == "bright" and "--seed" in args, args
     assert "bright image" in cases.describe(bright[0]), cases.describe(bright[0])
     assert bright[0]["seed"] != cases.hidden_cases(lab7, b)[-len(bright)]["seed"], "each student's own bright input"
+    # Lab 8: Gaussians with a drawn sigma (0.5 to K/3, the spec's sizes), then its fixed images,
+    # each with a seed of its own; the thresholds every case takes.
+    lab8 = specs.load(8)
+    canny = cases.hidden_cases(lab8, a)
+    gauss = [re.fullmatch(r"gauss:(\d+):(\d+\.\d\d)", c["mask"]) for c in canny[:-len(lab8["image_cases"])]]
+    assert all(gauss) and {int(m[1]) for m in gauss} == set(lab8["mask_sizes"]), [c["mask"] for c in canny]
+    assert all(0.5 <= float(m[2]) <= max(0.5, int(m[1]) / 3) + 0.005 for m in gauss), [m[0] for m in gauss]
+    assert len({m[2] for m in gauss}) > len(gauss) // 2, "sigmas drawn, not fixed"
+    fixed = canny[-len(lab8["image_cases"]):]
+    assert [c["image"] for c in fixed] == [c["image"] for c in lab8["image_cases"]], fixed
+    assert fixed[0]["seed"] != cases.hidden_cases(lab8, b)[-len(fixed)]["seed"], "each student's own seed"
+    assert "spiral image" in cases.describe(fixed[0]) and lab8["extra_args"] == ["--low", "0.1", "--high", "0.5"]
     runs = cases.sanitizer_runs(lab3, a)
     seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
     for tool in lab3["sanitizer"]["tools"]:
