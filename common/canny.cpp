@@ -215,15 +215,22 @@ void canny_suppress(const float* magnitude, const uint8_t* direction, int width,
     }
 }
 
-CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count, int threads) {
-    if (!(t.low > 0 && t.low <= t.high))
-        throw InputError("Canny thresholds need 0 < low <= high, not low " + std::to_string(t.low) + ", high " +
-                         std::to_string(t.high));
-    if (!t.relative) return t;
+float largest_magnitude(const float* magnitude, size_t count, int threads) {
     float largest = 0.0f;  // magnitudes are never negative, nor NaN from a finite image
 #pragma omp parallel for num_threads(thread_count(threads)) schedule(static) reduction(max : largest)
     for (size_t i = 0; i < count; ++i) largest = std::max(largest, magnitude[i]);
-    return {t.low * largest, t.high * largest, false};
+    return largest;
+}
+
+CannyThresholds absolute_thresholds(CannyThresholds t, float largest) {
+    if (!(t.low > 0 && t.low <= t.high))
+        throw InputError("Canny thresholds need 0 < low <= high, not low " + std::to_string(t.low) + ", high " +
+                         std::to_string(t.high));
+    return t.relative ? CannyThresholds{t.low * largest, t.high * largest, false} : t;
+}
+
+CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count, int threads) {
+    return absolute_thresholds(t, t.relative ? largest_magnitude(magnitude, count, threads) : 0.0f);
 }
 
 void canny_threshold(const float* suppressed, size_t count, CannyThresholds absolute, uint8_t* labels, int threads) {
@@ -327,7 +334,8 @@ void canny_after_smoothing(Border border, CannyThresholds thresholds, int thread
     for (std::vector<uint8_t>* plane : {&s.direction, &s.labels, &s.edges}) plane->resize(count);
     canny_gradients(s.smoothed.data(), s.width, s.height, border, s.magnitude.data(), s.direction.data(), threads);
     canny_suppress(s.magnitude.data(), s.direction.data(), s.width, s.height, s.suppressed.data(), threads);
-    s.thresholds = absolute_thresholds(thresholds, s.magnitude.data(), count, threads);
+    s.largest = largest_magnitude(s.magnitude.data(), count, threads);
+    s.thresholds = absolute_thresholds(thresholds, s.largest);
     canny_threshold(s.suppressed.data(), count, s.thresholds, s.labels.data(), threads);
     if (threads == 1)
         canny_hysteresis(s.labels.data(), s.width, s.height, s.edges.data());

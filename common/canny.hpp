@@ -45,9 +45,15 @@ struct CannyThresholds {
     float low = 0.1f, high = 0.2f;
     bool relative = true;
 };
+// The largest of `count` gradient magnitudes (never negative), on `threads` cores (<= 0: every
+// core); 0 for none.
+float largest_magnitude(const float* magnitude, size_t count, int threads);
+
 // The absolute thresholds; InputError unless 0 < low <= high. The largest magnitude is found on
-// `threads` cores (<= 0: every core).
+// `threads` cores.
 CannyThresholds absolute_thresholds(CannyThresholds t, const float* magnitude, size_t count, int threads = 0);
+// The same from the largest magnitude, already found.
+CannyThresholds absolute_thresholds(CannyThresholds t, float largest);
 
 // Stage 4: threshold_label() of each suppressed magnitude (EdgeLabel values); thresholds absolute.
 void canny_threshold(const float* suppressed, size_t count, CannyThresholds absolute, uint8_t* labels, int threads);
@@ -70,6 +76,7 @@ struct CannyStages {
     int width = 0, height = 0;
     std::vector<float> smoothed, magnitude, suppressed;
     std::vector<uint8_t> direction, labels, edges;
+    float largest = 0;           // stage 2's largest magnitude
     CannyThresholds thresholds;  // absolute
 };
 CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds,

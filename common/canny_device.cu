@@ -79,10 +79,8 @@ void CannyDevice::upload(unsigned buffers, const CannyStages& r) {
     if (buffers & kCannyLabels) upload_to(a.d_labels, r.labels);
     if (buffers & kCannyEdges) upload_to(a.d_edges, r.edges);
     if (buffers & kCannyMaxMagnitude) {
-        float largest = 0.0f;
-        for (float m : r.magnitude) largest = m > largest ? m : largest;
         unsigned bits = 0;
-        std::memcpy(&bits, &largest, sizeof bits);
+        std::memcpy(&bits, &r.largest, sizeof bits);
         CUDA_CHECK(cudaMemcpy(a.d_max_magnitude, &bits, sizeof bits, cudaMemcpyHostToDevice));
     }
 }

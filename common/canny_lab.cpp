@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -56,18 +56,38 @@ constexpr BufferName kBufferNames[] = {{kCannySmoothed, "smoothed"},     {kCanny
                                        {kCannySuppressed, "suppressed"}, {kCannyLabels, "labels"},
                                        {kCannyEdges, "edges"}};
 
+std::vector<float> as_floats(const std::vector<uint8_t>& plane) { return std::vector<float>(plane.begin(), plane.end()); }
+
 // A buffer of `stages` as floats, as raw results hold it (the largest magnitude: one value).
 std::vector<float> plane_values(unsigned bit, const CannyStages& stages, float largest) {
-    const auto floats = [](const auto& plane) { return std::vector<float>(plane.begin(), plane.end()); };
     switch (bit) {
         case kCannySmoothed: return stages.smoothed;
         case kCannyMagnitude: return stages.magnitude;
-        case kCannyDirection: return floats(stages.direction);
+        case kCannyDirection: return as_floats(stages.direction);
         case kCannyMaxMagnitude: return {largest};
         case kCannySuppressed: return stages.suppressed;
-        case kCannyLabels: return floats(stages.labels);
-        default: return floats(stages.edges);
+        case kCannyLabels: return as_floats(stages.labels);
+        default: return as_floats(stages.edges);
     }
+}
+
+// width x height values against the expected ones, value for value (tolerance 0), as the image
+// labs' check reports them; `tolerance` instead for the smoothing. Values of another count fail.
+CheckResult check_values(const std::vector<float>& got, const std::vector<float>& want, int width, int height,
+                         Tolerance tolerance = {}, int mask_radius = 1) {
+    if (got.size() != want.size()) {
+        CheckResult c;
+        c.values = c.bad = want.size();
+        return c;
+    }
+    return check_output(got.data(), want.data(), width, height, 1, tolerance, mask_radius, {});
+}
+
+// The bytes a pixel of the CPU reference's five stages, under their models.
+double cpu_pipeline_bytes() {
+    double bytes = 0;
+    for (const CpuStage& s : kCpuStages) bytes += s.bytes_per_pixel;
+    return bytes;
 }
 
 // The raw result names: a stage's buffer "PIPELINE STAGE BUFFER"; a whole pipeline's edge map
@@ -111,13 +131,6 @@ LabSpec command_line_spec(const CannyLabSpec& spec) {
     return lab;
 }
 
-// A plane against the reference's, value for value (tolerance 0), as the image labs' check reports it.
-template <class T>
-CheckResult exact_check(const std::vector<T>& got, const std::vector<T>& want, int width, int height) {
-    const std::vector<float> g(got.begin(), got.end()), w(want.begin(), want.end());
-    return check_output(g.data(), w.data(), width, height, 1, Tolerance{}, 1, {});
-}
-
 class CannyRun {
   public:
     CannyRun(const CannyLabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
@@ -126,7 +139,6 @@ class CannyRun {
 
     int run(const std::string& source) {
         reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
-        for (float m : reference_.magnitude) reference_largest_ = std::max(reference_largest_, m);
         fill_report_header(source);
         if (!options_.compare_file.empty()) return compare_raw_results();
         run_reference();
@@ -251,9 +263,7 @@ class CannyRun {
             }
             rows.push_back(r);
         }
-        double total_bytes = 0;
-        for (const CpuStage& s : kCpuStages) total_bytes += s.bytes_per_pixel;
-        VariantResult whole = row(kReference, "the CPU reference, all cores", "reference", "", total_bytes);
+        VariantResult whole = row(kReference, "the CPU reference, all cores", "reference", "", cpu_pipeline_bytes());
         whole.threads = threads;
         whole.status = "pass";
         whole.message = "the reference every result is checked against";
@@ -268,19 +278,17 @@ class CannyRun {
     }
 
     void run_sequential() {
-        double total_bytes = 0;
-        for (const CpuStage& s : kCpuStages) total_bytes += s.bytes_per_pixel;
-        VariantResult r = row(kCannySequential, "the CPU reference's five stages on one core", "cpu", "", total_bytes);
+        VariantResult r = row(kCannySequential, "the CPU reference's five stages on one core", "cpu", "", cpu_pipeline_bytes());
         r.threads = 1;
         CannyStages got;  // allocated by the first run, reused by the timed ones
         const auto once = [&] { canny_reference_into(image_, mask_, options_.border, thresholds_, 1, got); };
         once();
-        record(r, exact_check(got.edges, reference_.edges, image_.width, image_.height));
+        record(r, check_plane(kCannyEdges, as_floats(got.edges)));
         if (r.status == "pass" && !options_.check_only) {
             r.time = time_on_host_clock(once, options_.cpu_reps);
-            record(r, exact_check(got.edges, reference_.edges, image_.width, image_.height));
+            record(r, check_plane(kCannyEdges, as_floats(got.edges)));
         }
-        write_raw(kCannySequential, std::vector<float>(got.edges.begin(), got.edges.end()));
+        write_raw(kCannySequential, as_floats(got.edges));
         report_.results.push_back(r);
     }
 
@@ -303,7 +311,8 @@ class CannyRun {
     int compare_raw_results() {
         namespace fs = std::filesystem;
         const std::string& folder = options_.compare_file;
-        if (!fs::is_directory(folder)) throw InputError("--compare " + folder + " is not a folder; lab 8 reads a folder of raw results");
+        if (!fs::is_directory(folder)) throw InputError("--compare " + folder + " is not a folder; lab " + std::to_string(spec_.lab.number) +
+                                                       " reads a folder of raw results");
         std::set<std::string> known;
         const auto file_of = [&](const std::string& name) {
             const std::string path = raw_result_path(folder, name);
@@ -389,17 +398,10 @@ class CannyRun {
     // One buffer's values against the reference's: the smoothing within its tolerance, every
     // other buffer exactly; values of the wrong count fail.
     CheckResult check_plane(unsigned bit, const std::vector<float>& got) const {
-        const std::vector<float> want = plane_values(bit, reference_, reference_largest_);
-        CheckResult c;
-        c.values = want.size();
-        if (got.size() != want.size()) {
-            c.bad = want.size();
-            return c;
-        }
+        const std::vector<float> want = plane_values(bit, reference_, reference_.largest);
         const bool one = bit == kCannyMaxMagnitude;
         const int w = one ? 1 : image_.width, h = one ? 1 : image_.height;
-        return bit == kCannySmoothed ? check_output(got.data(), want.data(), w, h, 1, smoothing_tolerance(), mask_.radius(), {})
-                                     : check_output(got.data(), want.data(), w, h, 1, Tolerance{}, 1, {});
+        return bit == kCannySmoothed ? check_values(got, want, w, h, smoothing_tolerance(), mask_.radius()) : check_values(got, want, w, h);
     }
 
     // A stage's outputs against the reference's: the first buffer that differs, or a pass.
@@ -484,8 +486,7 @@ class CannyRun {
         own.width = image_.width, own.height = image_.height;
         own.smoothed = smoothed;
         canny_after_smoothing(options_.border, thresholds_, 0, own);
-        const std::vector<float> want(own.edges.begin(), own.edges.end());
-        c = check_output(edges.data(), want.data(), image_.width, image_.height, 1, Tolerance{}, 1, {});
+        c = check_values(edges, as_floats(own.edges), image_.width, image_.height);
         if (!c.passed) *what = "edges (against the reference's stages 2 to 5 on the pipeline's own smoothing)";
         return c;
     }
@@ -504,7 +505,7 @@ class CannyRun {
             device_->fetch(kCannySmoothed, got);
         };
         whole_run();
-        const std::vector<float> edge_values(edges.begin(), edges.end());
+        const std::vector<float> edge_values = as_floats(edges);
         write_raw(p.name, edge_values);
         write_raw(pipeline_smoothing_result(p), got.smoothed);
         std::string what;
@@ -554,7 +555,7 @@ class CannyRun {
         std::vector<uint8_t> edges(size_t(image_.width) * image_.height);
         std::string failed, missing;
         // Runs body; a stage (or, with an empty name, the preparation or the whole) that throws
-        // gets its row, or for the preparation its mention in `missing`. Says whether body ran.
+        // gets its row, or for the preparation its mention in `missing`.
         const auto attempt = [&](const std::string& stage, bool whole, const std::function<void()>& body) {
             const auto not_done = [&](const char* status, const std::string& message) {
                 if (!stage.empty() || whole) rows.push_back(not_run(p, stage, status, message));
@@ -562,7 +563,6 @@ class CannyRun {
             };
             try {
                 body();
-                return true;
             } catch (const NotImplemented& e) {
                 not_done("not-implemented", std::string(e.what()) + " (" + spec_.lab.student_files + ")");
             } catch (const Unsupported& e) {
@@ -571,7 +571,6 @@ class CannyRun {
                 rows.push_back(not_run(p, stage, "error", e.what()));
                 cuda_failed_ = cuda_failed_ || !session_->healthy();
             }
-            return false;
         };
         if (p.prepare) attempt("", false, [&] { session_->run([&] { p.prepare(mask_); }); });
         for (const CannyStage& s : p.stages) {
@@ -632,7 +631,6 @@ class CannyRun {
     const Mask& mask_;
     const CannyThresholds thresholds_;
     CannyStages reference_;
-    float reference_largest_ = 0;  // stage 2's largest magnitude, as *d_max_magnitude holds it
     Report report_;
     std::unique_ptr<GpuSession> session_;
     std::unique_ptr<CannyDevice> device_;

@@ -35,7 +35,6 @@ Tolerance separable_tolerance_for(const Mask& mask) {
 Tolerance integer_box_tolerance() { return {8.0 * std::ldexp(1.0, -24) * 255.0, 0.0}; }
 
 Tolerance tolerance_for(const Mask& mask, const WorkModel& model) {
-    if (model.exact) return Tolerance{};
     if (model.integer_sums && mask.box()) return integer_box_tolerance();
     return model.separable && mask.separable() ? separable_tolerance_for(mask) : tolerance_for(mask);
 }

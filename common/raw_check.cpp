@@ -48,9 +48,9 @@ VariantResult check_one(const std::string& name, const WorkModel& model, const s
 }  // namespace
 
 std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
-                                             const RawCheckTarget& target, const WorkModel& unnamed) {
+                                             const RawCheckTarget& target) {
     namespace fs = std::filesystem;
-    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), unnamed, path, target)};
+    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), {}, path, target)};
     std::vector<VariantResult> rows;
     std::set<std::string> named_files;
     for (const RawResult& result : results) {
@@ -65,7 +65,7 @@ std::vector<VariantResult> check_raw_results(const std::string& path, const std:
     std::sort(others.begin(), others.end());
     // Under the whole file name, .f32 included: never the name of a result, which a stray file
     // could otherwise take over when that result's own file is missing.
-    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), unnamed, file, target));
+    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), {}, file, target));
     return rows;
 }
 

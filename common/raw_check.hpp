@@ -34,12 +34,11 @@ std::vector<RawResult> raw_results(const LabSpec& spec);
 
 // path a folder: the file of each of `results` that is there, checked and named by its name, then
 // any other .f32 file under its whole file name, "x.f32" (a result no name maps to is still shown,
-// and cannot pass for one), within the tolerance of the work model `unnamed` (by default the
-// direct sum's). path a file: that file, under its file name without .f32, likewise. A result
-// missing from the folder gets no row: the grader says why the run left none. Rows are kind
-// "submitted" with status "pass" or "fail".
+// and cannot pass for one), within the direct sum's tolerance. path a file: that file, under its
+// file name without .f32, likewise. A result missing from the folder gets no row: the grader says
+// why the run left none. Rows are kind "submitted" with status "pass" or "fail".
 std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
-                                             const RawCheckTarget& target, const WorkModel& unnamed = {});
+                                             const RawCheckTarget& target);
 
 // The end of a --compare run: the rows added to the report, the report printed, and the exit
 // status: a pass when there is a row and every row passed (exit_status.hpp).

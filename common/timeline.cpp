@@ -36,28 +36,20 @@ std::string xml_text(const std::string& text) {
     return out;
 }
 
-// Colours told apart under the common colour blindnesses (blue, orange, vermilion).
-const char* engine_colour(Engine engine) {
-    switch (engine) {
-        case Engine::HostToDevice: return "#0072b2";
-        case Engine::Kernel: return "#e69f00";
-        case Engine::DeviceToHost: return "#d55e00";
-    }
-    return "#000000";
-}
+// Each engine's name and colour, in Engine's order. The colours are told apart under the common
+// colour blindnesses (blue, orange, vermilion).
+struct EngineStyle {
+    const char* name;
+    const char* colour;
+};
+constexpr EngineStyle kEngineStyles[] = {{"H2D", "#0072b2"}, {"kernel", "#e69f00"}, {"D2H", "#d55e00"}};
+const char* engine_colour(Engine engine) { return kEngineStyles[int(engine)].colour; }
 
 constexpr Engine kEngines[] = {Engine::HostToDevice, Engine::Kernel, Engine::DeviceToHost};
 
 }  // namespace
 
-const char* engine_name(Engine engine) {
-    switch (engine) {
-        case Engine::HostToDevice: return "H2D";
-        case Engine::Kernel: return "kernel";
-        case Engine::DeviceToHost: return "D2H";
-    }
-    return "?";
-}
+const char* engine_name(Engine engine) { return kEngineStyles[int(engine)].name; }
 
 double busy_ms(const std::vector<TimelineSpan>& spans, int gpu, Engine engine) {
     std::vector<std::pair<double, double>> intervals;

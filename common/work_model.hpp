@@ -17,8 +17,6 @@ struct WorkModel {
     double fixed_flops = 0;
     // Lab 8's stages compare and select more than they multiply: bytes only, no flops counted.
     bool counts_flops = true;
-    // Lab 8's edge maps: one right answer, compared value for value (tolerance 0).
-    bool exact = false;
     double flops_per_value(int k) const {
         if (!counts_flops) return 0;
         if (integer_sums) return fixed_flops;

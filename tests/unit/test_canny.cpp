@@ -477,3 +477,14 @@ TEST(Canny, TheLinesAreWeakEdgesCarriedFromTheirBrightStarts) {
         if (s.suppressed[i] > 0) ++seen[s.direction[i]];
     for (size_t d = 0; d < 4; ++d) EXPECT_GT(seen[d], 50u) << "direction " << d;
 }
+
+TEST(Canny, TheLargestMagnitudeIsKeptWhateverTheThresholds) {
+    const Image image = make_synthetic_image(97, 61, 1, 3);
+    for (const CannyThresholds t : {CannyThresholds{0.1f, 0.2f, true}, CannyThresholds{20.0f, 40.0f, false}}) {
+        const CannyStages s = canny_reference(image, parse_mask("gauss:5:1.4", 31), Border::Wrap, t, 2);
+        EXPECT_EQ(s.largest, *std::max_element(s.magnitude.begin(), s.magnitude.end()));
+        EXPECT_EQ(s.largest, largest_magnitude(s.magnitude.data(), s.magnitude.size(), 3));
+        if (t.relative) EXPECT_EQ(s.thresholds.high, 0.2f * s.largest);  // one float product, as the GPU's
+        else EXPECT_EQ(s.thresholds.high, 40.0f);
+    }
+}
