@@ -436,18 +436,22 @@ class CannyRun {
         return check_stage(s.writes, got, *largest, what);
     }
 
-    // One stage alone on the reference's input: checked, timed, checked again.
-    VariantResult run_stage(const CannyPipeline& p, const CannyStage& s) {
+    // One stage alone on the reference's input: checked, timed, checked again. A stage that
+    // launched no kernel fails and leaves no raw result: its answer was not computed on the GPU,
+    // whatever it holds, and the grader's check must not find it (*launched_none says so).
+    VariantResult run_stage(const CannyPipeline& p, const CannyStage& s, bool* launched_none) {
         VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
         std::string what;
         int launches = 0;
         CannyStages got;
         float largest = -1;
         record(r, run_stage_once(s, got, &largest, &what, &launches), what);
-        write_stage_raw(p, s, got, largest);
+        *launched_none = launches == 0;
         if (launches == 0) {
             r.status = "fail";
             r.message = "launched no kernel: a GPU stage must compute its result on the GPU (" + r.message + ")";
+        } else {
+            write_stage_raw(p, s, got, largest);
         }
         if (s.writes & kCannyEdges) r.rounds = device_->rounds();
         if (r.status == "pass" && !options_.check_only) {
@@ -492,8 +496,9 @@ class CannyRun {
     }
 
     // The pipeline from the grey image on its own results: the edge map checked as above, and
-    // against the reference's (Pco, Pnd, Pfa).
-    VariantResult run_whole(const CannyPipeline& p, const std::string& stages_failed, std::vector<uint8_t>& edges) {
+    // against the reference's (Pco, Pnd, Pfa). Raw results only when every stage launched kernels.
+    VariantResult run_whole(const CannyPipeline& p, const std::string& stages_failed, bool write_results,
+                            std::vector<uint8_t>& edges) {
         double total_bytes = 0;
         for (const CannyStage& s : p.stages) total_bytes += s.bytes_per_pixel;
         VariantResult r = row(p.name, p.description, "gpu", "", total_bytes);
@@ -506,8 +511,10 @@ class CannyRun {
         };
         whole_run();
         const std::vector<float> edge_values = as_floats(edges);
-        write_raw(p.name, edge_values);
-        write_raw(pipeline_smoothing_result(p), got.smoothed);
+        if (write_results) {
+            write_raw(p.name, edge_values);
+            write_raw(pipeline_smoothing_result(p), got.smoothed);
+        }
         std::string what;
         record(r, check_pipeline(got.smoothed, edge_values, &what), what);
         const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
@@ -554,6 +561,7 @@ class CannyRun {
         std::vector<VariantResult> rows;
         std::vector<uint8_t> edges(size_t(image_.width) * image_.height);
         std::string failed, missing;
+        bool all_launched = true;
         // Runs body; a stage (or, with an empty name, the preparation or the whole) that throws
         // gets its row, or for the preparation its mention in `missing`.
         const auto attempt = [&](const std::string& stage, bool whole, const std::function<void()>& body) {
@@ -576,14 +584,16 @@ class CannyRun {
         for (const CannyStage& s : p.stages) {
             if (cuda_failed_) break;
             attempt(s.name, false, [&] {
-                rows.push_back(run_stage(p, s));
+                bool launched_none = false;
+                rows.push_back(run_stage(p, s, &launched_none));
+                all_launched = all_launched && !launched_none;
                 if (rows.back().status != "pass") failed += (failed.empty() ? "" : ", ") + s.name;
             });
         }
         if (cuda_failed_) {
             // the error's row says what happened; nothing more can run
         } else if (missing.empty()) {
-            attempt("", true, [&] { rows.push_back(run_whole(p, failed, edges)); });
+            attempt("", true, [&] { rows.push_back(run_whole(p, failed, all_launched, edges)); });
         } else {
             rows.push_back(not_run(p, "", "not-implemented", "the whole pipeline needs every stage; not implemented yet: " + missing));
         }
