@@ -179,16 +179,7 @@ class CannyRun {
     }
 
     void fill_report_header(const std::string& source) {
-        report_ = report_of_run(spec_.lab.number, spec_.lab.title, options_);
-        report_.image_source = source;
-        report_.preset = options_.preset;
-        report_.width = image_.width;
-        report_.height = image_.height;
-        report_.channels = 1;
-        report_.mask_specs = {mask_.spec};
-        report_.mask_sizes = {mask_.k};
-        report_.tolerances = {tolerance_for(mask_)};
-        report_.border = border_name(options_.border);
+        report_ = report_of_one_mask_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
         report_.cpu_reps = options_.cpu_reps;
         report_.has_gpu_part = !spec_.pipelines.empty();
         const Tolerance s = smoothing_tolerance();
@@ -627,12 +618,7 @@ class CannyRun {
         std::cerr << "lab" << spec_.lab.number << ": pictures saved in " << out_.path() << "/\n";
     }
 
-    int exit_status(bool gpu_skipped) const {
-        if (cuda_failed_) return kExitCudaError;
-        for (const auto& r : report_.results)
-            if (r.status != "pass" && r.status != "skipped") return kExitCheckFailed;
-        return gpu_skipped ? kExitNoGpu : kExitPass;
-    }
+    int exit_status(bool gpu_skipped) const { return run_exit_status(report_, cuda_failed_, gpu_skipped); }
 
     const CannyLabSpec& spec_;
     const Options& options_;
@@ -653,17 +639,11 @@ class CannyRun {
 int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
     return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
         const LabSpec lab = command_line_spec(spec);
-        const Options options = parse_options(argc, argv, lab);
+        const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
         if (options.help) {
             std::cout << options.help_text;
             return int(kExitPass);
         }
-        if (options.timer_of >= 0 || options.timed_by >= 0 || options.fresh_input)
-            throw InputError("lab " + std::to_string(lab.number) + " has no peer timing or fresh inputs yet; accepted: a run "
-                             "without --timer-of, --timed-by and --fresh-input-each-rep");
-        if (options.masks.size() != 1)
-            throw InputError("lab " + std::to_string(lab.number) + " smooths with one mask, not a sweep of " +
-                             std::to_string(options.masks.size()) + "; accepted: --mask gauss:K:SIGMA");
         try {
             require_separable(options.masks.front());
         } catch (const Unsupported& e) {  // every variant smooths with the mask's factors: bad input here

@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
 #include "common/lab_input.hpp"
 
+#include "common/check.hpp"
 #include "common/synthetic.hpp"
 
 namespace convlab {
@@ -32,6 +33,21 @@ Image make_lab_input(const Options& options, int default_channels, std::string* 
         *source += " tiled";
     }
     return image;
+}
+
+Report report_of_one_mask_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image) {
+    const Mask& mask = options.masks.front();
+    Report report = report_of_run(lab, title, options);
+    report.image_source = source;
+    report.preset = options.preset;
+    report.width = image.width;
+    report.height = image.height;
+    report.channels = image.channels;
+    report.mask_specs = {mask.spec};
+    report.mask_sizes = {mask.k};
+    report.tolerances = {tolerance_for(mask)};
+    report.border = border_name(options.border);
+    return report;
 }
 
 }  // namespace convlab

@@ -509,12 +509,7 @@ class LabRun {
         std::cerr << "lab" << spec_.number << ": pictures saved in " << out_.path() << "/\n";
     }
 
-    int exit_status(bool gpu_skipped) const {
-        if (cuda_failed_) return kExitCudaError;
-        for (const auto& r : report_.results)
-            if (r.status != "pass" && r.status != "skipped") return kExitCheckFailed;
-        return gpu_skipped ? kExitNoGpu : kExitPass;
-    }
+    int exit_status(bool gpu_skipped) const { return run_exit_status(report_, cuda_failed_, gpu_skipped); }
 
     struct Picture {
         std::string name;

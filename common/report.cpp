@@ -2,6 +2,7 @@
 #include "common/report.hpp"
 
 #include <omp.h>
+#include "common/exit_status.hpp"
 #include "common/text_table.hpp"
 
 #include <algorithm>
@@ -94,6 +95,9 @@ std::vector<Column> columns(bool sweep) {
     return {
         {"variant", [](const VariantResult& r) { return r.name; }, false},
         {"stage", [](const VariantResult& r) { return r.stage; }, false},
+        {"memory", [](const VariantResult& r) { return r.host_memory; }, false},
+        {"GPUs", [](const VariantResult& r) { return r.gpus ? std::to_string(r.gpus) : ""; }},
+        {"strips", [](const VariantResult& r) { return r.strips ? std::to_string(r.strips) : ""; }},
         {"mask", [sweep](const VariantResult& r) { return sweep ? r.mask_spec : std::string(); }, false},
         {"threads", [](const VariantResult& r) { return r.threads ? std::to_string(r.threads) : ""; }},
         {"check", [](const VariantResult& r) { return r.status == "pass" ? std::string("PASS") : r.status == "fail" ? "FAIL" : r.status; }, false},
@@ -101,6 +105,12 @@ std::vector<Column> columns(bool sweep) {
         {"min ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::min_ms); }},
         {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? format_fixed(100 * r.time->cv, 1) : ""; }},
         {"share %", [](const VariantResult& r) { return opt(r.share_pct, [](double v) { return format_fixed(v, 1); }); }},
+        {"peak MiB", [](const VariantResult& r) { return opt(r.peak_device_mib, [](double v) { return format_fixed(v, 0); }); }},
+        {"H2D GB/s", [](const VariantResult& r) { return opt(r.h2d_gbs, [](double v) { return format_fixed(v, 1); }); }},
+        {"D2H GB/s", [](const VariantResult& r) { return opt(r.d2h_gbs, [](double v) { return format_fixed(v, 1); }); }},
+        {"kernel ms", [](const VariantResult& r) { return opt(r.kernel_ms); }},
+        {"overlap", [](const VariantResult& r) { return opt(r.overlap_efficiency, [](double v) { return format_fixed(v, 2); }); }},
+        {"vs 1 GPU", [](const VariantResult& r) { return opt(r.speedup_vs_one_gpu, [](double v) { return format_sig3(v) + "x"; }); }},
         {"e2e ms", [=](const VariantResult& r) { return timing(r.end_to_end, &TimingStats::median_ms); }},
         {"e2e pinned ms", [=](const VariantResult& r) { return timing(r.end_to_end_pinned, &TimingStats::median_ms); }},
         {"Mpix/s", [](const VariantResult& r) { return opt(r.mpix_per_s); }},
@@ -195,6 +205,9 @@ std::vector<std::string> header_lines(const Report& report) {
                                                        : report.check_rule));
     if (report.check_only)
         lines.push_back("Timing   none (--check-only)");
+    else if (!report.timing_rule.empty())
+        lines.push_back("Timing   " + report.timing_rule + "; " + std::to_string(report.cpu_cores) + " CPU cores; byte model: " +
+                        report.byte_model_rule);
     else
         lines.push_back("Timing   " +
                         (report.has_gpu_part ? "median of " + std::to_string(report.reps) + " GPU reps after " +
@@ -247,7 +260,8 @@ std::string render_csv(const Report& report) {
     std::ostringstream out;
     out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,e2e_pinned_median_ms,mpix_per_s,gb_per_s,"
            "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message,"
-           "stage,share_pct,rounds,pco,pnd,pfa,ms_per_round\n";
+           "stage,share_pct,rounds,pco,pnd,pfa,ms_per_round,host_memory,strips,gpus,peak_device_mib,h2d_gbs,d2h_gbs,kernel_ms,"
+           "overlap_efficiency,speedup_vs_one_gpu\n";
     auto num = [](const std::optional<double>& v) { return v ? format_fixed(*v, 6) : std::string(); };
     for (const auto& r : report.results) {
         out << report.lab << "," << csv_field(r.name) << "," << r.kind << "," << r.threads << "," << r.status << ","
@@ -261,7 +275,9 @@ std::string render_csv(const Report& report) {
             << "," << report.height << "," << report.channels << "," << csv_field(r.mask_spec) << "," << report.border << ","
             << csv_field(r.message) << "," << csv_field(r.stage) << "," << num(r.share_pct) << ","
             << (r.rounds >= 0 ? std::to_string(r.rounds) : std::string()) << "," << num(r.pco) << "," << num(r.pnd) << ","
-            << num(r.pfa) << "," << num(r.ms_per_round) << "\n";
+            << num(r.pfa) << "," << num(r.ms_per_round) << "," << r.host_memory << "," << r.strips << "," << r.gpus << ","
+            << num(r.peak_device_mib) << "," << num(r.h2d_gbs) << "," << num(r.d2h_gbs) << "," << num(r.kernel_ms) << ","
+            << num(r.overlap_efficiency) << "," << num(r.speedup_vs_one_gpu) << "\n";
     }
     return out.str();
 }
@@ -323,7 +339,14 @@ std::string render_json(const Report& report) {
                            {"parallel_efficiency_pct", optional_json(r.parallel_efficiency)},
                            {"stage", r.stage.empty() ? json(nullptr) : json(r.stage)}, {"share_pct", optional_json(r.share_pct)},
                            {"rounds", r.rounds >= 0 ? json(r.rounds) : json(nullptr)}, {"ms_per_round", optional_json(r.ms_per_round)},
-                           {"edge_agreement", r.pco ? json{{"pco", *r.pco}, {"pnd", *r.pnd}, {"pfa", *r.pfa}} : json(nullptr)}});
+                           {"edge_agreement", r.pco ? json{{"pco", *r.pco}, {"pnd", *r.pnd}, {"pfa", *r.pfa}} : json(nullptr)},
+                           {"strips", r.host_memory.empty() ? json(nullptr)
+                                                            : json{{"host_memory", r.host_memory}, {"strips", r.strips}, {"gpus", r.gpus},
+                                                                   {"peak_device_mib", optional_json(r.peak_device_mib)},
+                                                                   {"h2d_gbs", optional_json(r.h2d_gbs)}, {"d2h_gbs", optional_json(r.d2h_gbs)},
+                                                                   {"kernel_ms", optional_json(r.kernel_ms)},
+                                                                   {"overlap_efficiency", optional_json(r.overlap_efficiency)},
+                                                                   {"speedup_vs_one_gpu", optional_json(r.speedup_vs_one_gpu)}}}});
     }
     json doc = {{"schema", kReportSchema},
                 {"lab", report.lab},
@@ -360,6 +383,13 @@ Report report_of_run(int lab, const std::string& title, const RunOptions& option
     report.check_only = options.check_only;
     report.cpu_cores = omp_get_num_procs();
     return report;
+}
+
+int run_exit_status(const Report& report, bool cuda_failed, bool gpu_skipped) {
+    if (cuda_failed) return kExitCudaError;
+    for (const auto& r : report.results)
+        if (r.status != "pass" && r.status != "skipped") return kExitCheckFailed;
+    return gpu_skipped ? kExitNoGpu : kExitPass;
 }
 
 std::string render(const Report& report, Format format) {

@@ -53,6 +53,13 @@ struct VariantResult {
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
     std::optional<double> speedup_vs_omp, speedup_vs_baseline, parallel_efficiency;
     std::optional<double> ms_per_round;  // a stage row with rounds: its time over them (lab 8's hysteresis)
+    // Lab 9 (strip_lab.hpp): the host memory a strip variant ran from, its strips and GPUs, the
+    // most device memory it held at once, and from the driver's records of its median run the
+    // copy rates while each copy engine was busy, the kernels' busy time, the overlap efficiency
+    // (the busiest engine's time over the run's), and its speed-up over the one-GPU variant.
+    std::string host_memory;
+    int strips = 0, gpus = 0;
+    std::optional<double> peak_device_mib, h2d_gbs, d2h_gbs, kernel_ms, overlap_efficiency, speedup_vs_one_gpu;
 };
 
 struct Report {
@@ -89,6 +96,7 @@ struct Report {
     // the image labs' (a tolerance per mask, a byte model per variant).
     std::string check_rule;
     std::string byte_model_rule;
+    std::string timing_rule;  // likewise for the timing line (lab 9 times host to host)
     std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
     double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
 };
@@ -104,6 +112,10 @@ Report report_of_run(int lab, const std::string& title, const RunOptions& option
 void derive_figures(Report& report);
 
 std::string render(const Report& report, Format format);
+
+// A lab run's exit status (exit_status.hpp): a CUDA error first, then any row that neither passed
+// nor was skipped, then a GPU part skipped for want of a GPU.
+int run_exit_status(const Report& report, bool cuda_failed, bool gpu_skipped);
 
 // The report's "GPU" and "Ceilings" header lines, without their labels.
 std::string describe_gpu(const DeviceInfo& device);

@@ -56,12 +56,12 @@ int parse_count(const std::string& text, const std::string& what, long long lo, 
     return int(value);
 }
 
-size_t parse_memory_size(const std::string& text, size_t total, const std::string& what) {
+size_t parse_memory_size(const std::string& text, size_t total, const std::string& what, const std::string& total_name) {
     static const std::pair<const char*, double> kUnits[] = {
         {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
         {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"B", 1.0}, {"%", -1.0}};
     const std::string accepted = "; accepted: bytes, with B, KiB, MiB, GiB, TiB, kB, MB, GB or TB (\"2GiB\"), or a share of " +
-                                 std::to_string(total) + " bytes (\"25%\")";
+                                 (total_name.empty() ? std::to_string(total) + " bytes" : total_name) + " (\"25%\")";
     std::string number = text;
     double scale = 1.0;
     for (const auto& [unit, factor] : kUnits) {

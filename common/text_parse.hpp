@@ -20,7 +20,8 @@ bool read_finite(const std::string& text, double* value);
 // A memory size: a whole number of bytes with an optional unit (B, KiB, MiB, GiB, TiB, or the
 // decimal kB, MB, GB, TB), "1.5GiB" allowed, or a share of `total` bytes ("25%", from above 0 to
 // 100). Rounded down to whole bytes; InputError naming `what` for anything else, or for 0 bytes.
-size_t parse_memory_size(const std::string& text, size_t total, const std::string& what);
+// total_name: how the refusal names `total` ("the GPU's memory"); empty: its bytes.
+size_t parse_memory_size(const std::string& text, size_t total, const std::string& what, const std::string& total_name = "");
 
 // "a,b" -> {a, b}; an empty item is kept ("a,,b", "a," and ",a" each give one), so that whoever
 // reads the items refuses it by name instead of a slip passing unseen. "" -> {}.

@@ -8,6 +8,7 @@ import os
 
 import gpu_lab5
 import gpu_lab8
+import gpu_lab9
 from testkit import ROOT, Skip, lab, lab_json, peer_timed, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
@@ -263,6 +264,8 @@ def tests(labs):
         found += gpu_lab5.tests()
     if 8 in labs:
         found += gpu_lab8.tests()
+    if 9 in labs:
+        found += gpu_lab9.tests()
     found.append(("GPU: an image too large for device memory is bad input", image_too_large_for_the_device, False))
     return found
 

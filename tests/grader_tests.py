@@ -113,6 +113,10 @@ def spec_mistakes_are_refused():
     del imageless["image_cases"][0]["image"]
     unknown_image = json.loads(json.dumps(lab8))
     unknown_image["image_cases"][0]["image"] = "photo.png"
+    with open(os.path.join(specs.CASES, "lab9.json")) as f:
+        lab9 = json.load(f)
+    rowless = json.loads(json.dumps(lab9))
+    rowless["budget_rows"] = [4, 0]
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -124,7 +128,8 @@ def spec_mistakes_are_refused():
                                      (6, undrawn, "which 'named_masks' does not list"),
                                      (7, dim, "a bright case lacks ['mask']"),
                                      (8, imageless, "an image case lacks ['image']"),
-                                     (8, unknown_image, "an image case's image is 'photo.png'")):
+                                     (8, unknown_image, "an image case's image is 'photo.png'"),
+                                     (9, rowless, "budget_rows is [4, 0]")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -220,6 +225,18 @@ def drawn_cases_differ_by_student():
     assert [c["image"] for c in fixed] == [c["image"] for c in lab8["image_cases"]], fixed
     assert fixed[0]["seed"] != cases.hidden_cases(lab8, b)[-len(fixed)]["seed"], "each student's own seed"
     assert "spiral image" in cases.describe(fixed[0]) and lab8["extra_args"] == ["--low", "0.1", "--high", "0.5"]
+    # Lab 9: each shape's case under a budget of three strips of the spec's rows, in turn, of its
+    # own width, channels and mask (common/strips.hpp's strip_device_bytes); its image cases' own.
+    lab9 = specs.load(9)
+    strips = cases.hidden_cases(lab9, a)
+    shaped = strips[:-len(lab9["image_cases"])]
+    for n, c in enumerate(shaped):
+        width, rows, k = int(c["size"].split("x")[0]), lab9["budget_rows"][n % len(lab9["budget_rows"])], cases.mask_size(c["mask"])
+        assert int(c["gpu_memory"]) == 3 * ((rows + k - 1) * width * c["channels"] + rows * width * c["channels"] * 4), c
+    assert [c["gpu_memory"] for c in strips[-len(lab9["image_cases"]):]] == [c["gpu_memory"] for c in lab9["image_cases"]]
+    args = cases.input_args(shaped[0])
+    assert args[args.index("--gpu-memory") + 1] == shaped[0]["gpu_memory"], args
+    assert "B of device memory" in cases.describe(shaped[0]) and "--gpu-memory" not in cases.input_args(canny[0])
     runs = cases.sanitizer_runs(lab3, a)
     seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
     for tool in lab3["sanitizer"]["tools"]:

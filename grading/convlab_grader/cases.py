@@ -5,8 +5,11 @@ outer:K:S, asymmetric and separable, where the spec's "random_masks" says "outer
 says "box", for a lab whose variants take boxes only; gauss:K:SIGMA with a drawn sigma where it
 says "gauss", lab 8's smoothing). A spec's "bright_cases" add inputs of bright random bytes
 (--image bright: lab 7's summed-area tables pass 2^32 on them), its "image_cases" inputs of a
-named built-in image (lab 8's spiral and synthetic shapes). Lab 5's spec lists array lengths
-("elements") instead, each with input values from the secret.
+named built-in image (lab 8's spiral and synthetic shapes). A spec's "budget_rows" give each
+shape's case a device-memory budget (--gpu-memory) that holds three strips of that many rows of
+its own width, channels and mask (lab 9: strips of one row, strips thinner than the mask's halo,
+a last strip of one row); an image case may name its own ("gpu_memory"). Lab 5's spec lists array
+lengths ("elements") instead, each with input values from the secret.
 
 Each student's cases come from the session's secret mixed with the student's name, so that no
 two students see the same inputs (answers cannot be shared, even through a channel the sandbox
@@ -35,14 +38,26 @@ def hidden_cases(spec, secret):
             drawn = drawn_mask(kind, k, rng)
             mask = named[n // 2 % len(named)] if named and n % 2 else drawn
             # Channels go 1, 3, 3, 1, ...: named masks take odd n, so both kinds of mask meet both counts.
-            cases.append({"size": shape, "channels": channels[(n + n // 2) % len(channels)], "border": borders[n // 2 % len(borders)],
-                          "mask": mask, "seed": rng.randrange(1, 1 << 62)})
+            case = {"size": shape, "channels": channels[(n + n // 2) % len(channels)], "border": borders[n // 2 % len(borders)],
+                    "mask": mask, "seed": rng.randrange(1, 1 << 62)}
+            if "budget_rows" in spec:
+                case["gpu_memory"] = str(strip_budget(case, spec["budget_rows"][n % len(spec["budget_rows"])]))
+            cases.append(case)
             n += 1
     for bright in spec.get("bright_cases", []):
         cases.append(dict(bright, image="bright", seed=rng.randrange(1, 1 << 62)))
     for fixed in spec.get("image_cases", []):
         cases.append(dict(fixed, seed=rng.randrange(1, 1 << 62)))
     return cases
+
+
+def strip_budget(case, rows, buffers=3):
+    """Bytes of device memory for `buffers` strips of `rows` output rows of the case's image (lab
+    9, common/strips.hpp's strip_device_bytes): each its rows + K - 1 input rows of bytes and its
+    rows of floats."""
+    width = int(case["size"].partition("x")[0])
+    row = width * case["channels"]
+    return buffers * ((rows + mask_size(case["mask"]) - 1) * row + rows * row * 4)
 
 
 def drawn_mask(kind, k, rng):
@@ -144,7 +159,8 @@ def describe(case):
     if "elements" in case:
         return f"{case['elements']} elements"
     image = f", {case['image']} image" if case.get("image", "random") != "random" else ""
-    return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}{image}"
+    budget = f", {case['gpu_memory']} B of device memory" if "gpu_memory" in case else ""
+    return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}{image}{budget}"
 
 
 def mask_size(mask):
@@ -156,8 +172,9 @@ def mask_size(mask):
 def input_args(case):
     if "elements" in case:
         return ["--elements", str(case["elements"]), "--seed", str(case["seed"])]
-    return ["--image", case.get("image", "random"), "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
+    args = ["--image", case.get("image", "random"), "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
             "--mask", case["mask"], "--border", case["border"]]
+    return args + (["--gpu-memory", case["gpu_memory"]] if "gpu_memory" in case else [])
 
 
 def public_args(args):

@@ -55,6 +55,9 @@ def load(lab):
         missing = [key for key in ("size", "channels", "border", "mask") if key not in bright]
         if missing:
             raise SpecError(f"{path}: a bright case lacks {missing}: {json.dumps(bright)}")
+    rows = spec.get("budget_rows", [1])
+    if not isinstance(rows, list) or not rows or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in rows):
+        raise SpecError(f"{path}: budget_rows is {rows!r}; accepted: a list of whole numbers of rows, each at least 1")
     for fixed in spec.get("image_cases", []):
         missing = [key for key in ("size", "channels", "border", "mask", "image") if key not in fixed]
         if missing:

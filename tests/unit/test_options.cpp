@@ -193,4 +193,10 @@ TEST(TextParse, MemorySizesInBytesUnitsAndShares) {
             EXPECT_EQ(std::string(e.what()).rfind("--gpu-memory", 0), 0u) << e.what();
         }
     }
+    try {  // a share's refusal names what it is a share of, as the caller says it
+        parse_memory_size("2XB", total, "--gpu-memory", "the GPU's memory");
+        ADD_FAILURE() << "2XB was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("a share of the GPU's memory"), std::string::npos) << e.what();
+    }
 }

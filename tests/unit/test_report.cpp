@@ -251,3 +251,40 @@ TEST(Report, RowsWithoutStagesKeepTheImageLabsColumns) {
     EXPECT_EQ(text.find("share %"), std::string::npos) << text;
     EXPECT_NE(text.find("Check    against the CPU reference"), std::string::npos) << text;
 }
+
+TEST(Report, StripRowsShowTheirMemoryCopiesAndOverlap) {
+    Report report = sample();
+    report.results = {row("overlapped", "gpu", 90.0), row("multi-gpu", "gpu", 50.0)};
+    report.results[0].host_memory = "pinned", report.results[0].gpus = 1, report.results[0].strips = 8;
+    report.results[0].peak_device_mib = 1920.7, report.results[0].h2d_gbs = 50.1, report.results[0].d2h_gbs = 53.2;
+    report.results[0].kernel_ms = 24.9, report.results[0].overlap_efficiency = 0.934;
+    report.results[1].host_memory = "pinned", report.results[1].gpus = 2, report.results[1].speedup_vs_one_gpu = 1.8;
+    report.timing_rule = "host clock, copies and all";
+    report.byte_model_rule = "host to host";
+    const std::string text = render(report, Format::Text);
+    for (const char* expected : {"memory", "GPUs", "strips", "peak MiB", "H2D GB/s", "D2H GB/s", "kernel ms", "overlap", "vs 1 GPU",
+                                 "0.93", "1.80x", "1921", "Timing   host clock, copies and all", "byte model: host to host"})
+        EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+    EXPECT_EQ(text.find("L2 flushed"), std::string::npos) << text;  // its own timing line, not the kernels'
+    const auto doc = nlohmann::json::parse(render(report, Format::Json));
+    EXPECT_EQ(doc["results"][0]["strips"]["host_memory"], "pinned");
+    EXPECT_EQ(doc["results"][0]["strips"]["strips"], 8);
+    EXPECT_DOUBLE_EQ(doc["results"][0]["strips"]["overlap_efficiency"].get<double>(), 0.934);
+    EXPECT_TRUE(doc["results"][0]["strips"]["speedup_vs_one_gpu"].is_null());
+    EXPECT_DOUBLE_EQ(doc["results"][1]["strips"]["speedup_vs_one_gpu"].get<double>(), 1.8);
+    const std::string csv = render(report, Format::Csv);
+    EXPECT_NE(csv.find(",overlap_efficiency,speedup_vs_one_gpu\n"), std::string::npos) << csv;
+    EXPECT_TRUE(nlohmann::json::parse(render(sample(), Format::Json))["results"][0]["strips"].is_null());
+}
+
+TEST(Report, ExitStatusPutsACudaErrorFirstThenAFailureThenAMissingGpu) {
+    Report report = sample();
+    for (VariantResult& r : report.results) r.status = "pass";
+    EXPECT_EQ(run_exit_status(report, false, false), 0);
+    EXPECT_EQ(run_exit_status(report, false, true), 3);
+    report.results[0].status = "skipped";
+    EXPECT_EQ(run_exit_status(report, false, false), 0);
+    report.results[0].status = "not-implemented";
+    EXPECT_EQ(run_exit_status(report, false, true), 1);
+    EXPECT_EQ(run_exit_status(report, true, true), 4);
+}

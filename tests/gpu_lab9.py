@@ -1,0 +1,140 @@
+"""Lab 9's part of the GPU suite: every strip variant exact on awkward shapes, every border, 1 and
+3 channels, budgets that force strips of a few rows and a mask taller than a strip; the budget
+held to (the driver's peak within it, a budget too small refused); the default timed run with
+every figure; the overlap bar of issue 18 at 32768x32768; the grader's raw results and trusted
+compare; the skeleton failing variant by variant; compute-sanitizer."""
+import os
+import shutil
+import struct
+import tempfile
+
+from testkit import lab, lab_json, sanitizer_clean
+
+BORDERS = ["zero", "clamp", "wrap", "mirror"]
+SHAPES = ["1x1", "7x3", "3x40", "257x129", "1031x769"]
+ROWS = {("whole", "pinned"), ("serial", "pageable"), ("serial", "pinned"), ("overlapped", "pageable"), ("overlapped", "pinned"),
+        ("multi-gpu", "pinned")}
+MIB = 1024 * 1024
+
+
+def rows_of(doc):
+    """{(variant, host memory): row} of the GPU rows."""
+    return {(r["variant"], r["strips"]["host_memory"]): r for r in doc["results"] if r["kind"] == "gpu"}
+
+
+def every_row_passes(doc, where):
+    rows = rows_of(doc)
+    assert set(rows) == ROWS, f"{where}: rows {sorted(rows)}"
+    bad = [f"{v} {m}: {r['status']} {r['message']}" for (v, m), r in rows.items() if r["status"] != "pass"]
+    assert not bad, f"{where}: " + "; ".join(bad)
+    return rows
+
+
+def shape_case(shape):
+    """Grey with a 7x7 mask under 64 KiB (a few rows a strip), colour with a 31x31 mask under
+    1 MiB (strips thinner than the mask's 15-row halo), every border; timed once, so the
+    figures and the peak are there too."""
+    for channels, mask, budget in (("1", "gauss:7:2", "64KiB"), ("3", "box:31", "1MiB")):
+        for i, border in enumerate(BORDERS):
+            doc = lab_json("lab9-solution", "--size", shape, "--channels", channels, "--border", border, "--mask", mask,
+                           "--gpu-memory", budget, "--image", ("random", "synthetic")[i % 2], "--seed", str(i + 1),
+                           "--reps", "1", "--warmup", "0")
+            rows = every_row_passes(doc, f"{shape} {channels} {border} {mask} {budget}")
+            limit = int(budget[:-3]) * (1024 if budget.endswith("KiB") else MIB)
+            for (v, m), r in rows.items():
+                if v != "whole":
+                    assert r["strips"]["peak_device_mib"] * MIB <= limit, (shape, v, m, r["strips"])
+
+
+def default_timed_run():
+    """The default run: every row timed, with its copy rates, kernel time, overlap and peak within
+    the 256 MiB budget; several strips; the overlapped rows from pinned memory faster than the
+    serial ones and overlapping better."""
+    doc = lab_json("lab9-solution")
+    rows = every_row_passes(doc, "default run")
+    assert doc["transfer_bandwidth"]["h2d_pinned_gbs"] > 0, doc["transfer_bandwidth"]
+    for key, r in rows.items():
+        s = r["strips"]
+        assert r["time"]["median_ms"] > 0, key
+        for figure in ("h2d_gbs", "d2h_gbs", "kernel_ms", "overlap_efficiency", "peak_device_mib"):
+            assert s[figure] and s[figure] > 0, (key, figure, s)
+        assert s["overlap_efficiency"] <= 1.0 + 1e-9, (key, s)
+        if key[0] != "whole":
+            assert s["peak_device_mib"] <= 256, (key, s)
+            assert s["strips"] > 1, (key, s)
+    pinned, serial = rows[("overlapped", "pinned")], rows[("serial", "pinned")]
+    assert pinned["time"]["median_ms"] < serial["time"]["median_ms"], (pinned["time"], serial["time"])
+    assert pinned["strips"]["overlap_efficiency"] > serial["strips"]["overlap_efficiency"], (pinned["strips"], serial["strips"])
+
+
+def overlap_bar():
+    """Issue 18's bar on the H100: 32768x32768 grey, K = 7, a 2 GiB budget: the overlapped strips
+    from pinned memory keep the busiest engine busy 85% of the run, and copy at 80% or more of a
+    plain pinned copy's rate each way, measured in the same run."""
+    doc = lab_json("lab9-solution", "--preset", "overlap-32768", "--variant", "overlapped", "--reps", "3")
+    r = rows_of(doc)[("overlapped", "pinned")]
+    assert r["status"] == "pass", r["message"]
+    s, t = r["strips"], doc["transfer_bandwidth"]
+    assert s["overlap_efficiency"] >= 0.85, s
+    assert s["h2d_gbs"] >= 0.8 * t["h2d_pinned_gbs"] and s["d2h_gbs"] >= 0.8 * t["d2h_pinned_gbs"], (s, t)
+    assert s["peak_device_mib"] <= 2048, s
+
+
+def budget_too_small_is_bad_input():
+    status, _, err = lab("lab9-solution", "--size", "4000x100", "--gpu-memory", "1KiB")
+    assert status == 2, (status, err)
+    assert "holds less than three strips of one row" in err and err.count("\n") == 1, err
+
+
+def raw_results_and_compare():
+    """--raw-out writes a result a row; the trusted compare passes them and fails a copy with one
+    value changed and any stray file."""
+    args = ["--size", "301x211", "--channels", "3", "--border", "mirror", "--mask", "gauss:9:2", "--gpu-memory", "256KiB",
+            "--reps", "1", "--warmup", "0"]
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = os.path.join(tmp, "raw")
+        os.mkdir(raw)
+        lab_json("lab9-solution", *args, "--raw-out", raw)
+        names = sorted(os.listdir(raw))
+        assert names == sorted(f"{v}_{m}.f32" for v, m in ROWS), names
+        doc = lab_json("lab9-solution", *args, "--compare", raw)
+        assert len(doc["results"]) == 6 and all(r["status"] == "pass" for r in doc["results"]), doc["results"]
+        with open(os.path.join(raw, "overlapped_pinned.f32"), "r+b") as f:
+            f.seek(4 * 1000)
+            value = struct.unpack("f", f.read(4))[0]
+            f.seek(4 * 1000)
+            f.write(struct.pack("f", value + 1.0))
+        shutil.copy(os.path.join(raw, "serial_pinned.f32"), os.path.join(raw, "serial_pinned_copy.f32"))
+        doc = lab_json("lab9-solution", *args, "--compare", raw, expect=1)
+        failed = sorted(r["variant"] for r in doc["results"] if r["status"] != "pass")
+        assert failed == ["overlapped", "serial_pinned_copy.f32"], failed
+
+
+def skeleton_fails_cleanly():
+    doc = lab_json("lab9-student", "--size", "64x48", "--reps", "1", "--warmup", "0", expect=1)
+    rows = rows_of(doc)
+    assert set(rows) == ROWS, sorted(rows)
+    assert all(r["status"] == "not-implemented" for r in rows.values()), [(k, r["status"]) for k, r in rows.items()]
+
+
+def sanitizer(tool):
+    sanitizer_clean(tool, [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "bin", "lab9-solution"),
+                           "--size", "257x129", "--channels", "3", "--border", "wrap", "--mask", "box:31", "--gpu-memory", "1MiB",
+                           "--reps", "1", "--warmup", "0"])
+
+
+def tests():
+    """(name, fn, *args, alone) as gpu_suite.tests() lists them."""
+    found = [(f"lab9 GPU: every strip variant exact at {s}, every border, 1 and 3 channels, strips thinner than the halo",
+              shape_case, s, False) for s in SHAPES]
+    found += [
+        ("lab9 GPU: a budget that holds no strip is bad input", budget_too_small_is_bad_input, False),
+        ("lab9 GPU: the grader's raw results and trusted compare, which catches one changed value", raw_results_and_compare, False),
+        ("lab9 GPU: untouched skeleton reports every variant not implemented", skeleton_fails_cleanly, False),
+        ("lab9 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck", False),
+        ("lab9 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck", False),
+        ("lab9 GPU: compute-sanitizer synccheck finds nothing", sanitizer, "synccheck", False),
+        ("lab9 GPU: default timed run, every figure present, the budget held", default_timed_run, True),
+        ("lab9 GPU: 32768x32768 under 2 GiB: overlap efficiency 0.85 and copies at 80% of a plain pinned copy", overlap_bar, True),
+    ]
+    return found
