@@ -118,8 +118,6 @@ class StripRun {
         return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
     }
 
-    size_t row_values() const { return size_t(image_.width) * image_.channels; }
-
     StripJob job_for(const StripVariant& v, HostMemory m) const {
         return StripJob{image_.pixels.data(), output_.get(), image_.width, image_.height, image_.channels, mask_.k, options_.border,
                         v.whole ? whole_budget_ : budget_, v.several_gpus ? gpus_ : 1, m == HostMemory::Pinned};

@@ -3,12 +3,12 @@
 # every lab's presets at the sources' own sizes, one JSON report each, then one archive of them
 # (OUT_DIR.tar.gz: the device tool brings back only a few files a call).
 #   tests/device/then_and_now.sh OUT_DIR [PART]        (after make all)
-# PART a, b, c or d runs a part (a device call has 10 minutes); none runs everything. Part d (labs
-# 7 and 8) has not been run yet; lab 5's report is its plain default run (the folder's README). Measured on
+# PART a, b, c, d or e runs a part (a device call has 10 minutes); none runs everything. Parts d (labs
+# 7 and 8) and e (lab 9, 6 to 8 GiB of host memory each) have not been run yet; lab 5's report is its plain default run (the folder's README). Measured on
 # an H100 (16 cores): lab 0's preset 104 s, lab 1 at 11200 79 s, lab 1 at 22400 over 200 s (its
 # end-to-end timing and CPU reference dominate), every other run of part a under 65 s.
 set -uo pipefail
-out=${1:?usage: $0 OUT_DIR [a|b|c|d]}
+out=${1:?usage: $0 OUT_DIR [a|b|c|d|e]}
 part=${2:-all}
 mkdir -p "$out"
 run() {  # name, lab, arguments...: one report, a line saying how it went
@@ -44,5 +44,9 @@ if [[ $part == d || $part == all ]]; then
     run lab7-kasuya-2021 7 --preset kasuya-2021
     run lab8-lourenco-2011-b4 8 --preset lourenco-2011-b4
     run lab8-spiral 8 --preset spiral
+fi
+if [[ $part == e || $part == all ]]; then
+    run lab9-mesa-hidalgo-2015 9 --preset mesa-hidalgo-2015
+    run lab9-overlap-32768 9 --preset overlap-32768
 fi
 tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
