@@ -214,8 +214,10 @@ class StripRun {
         r.message = (c.passed || when.empty() ? "" : when + ": ") + c.summary();
     }
 
-    // The rules a run's records must keep: kernels launched (the strips were convolved on a GPU),
-    // and at no moment more device memory held than the budget. Empty when kept.
+    // The rules a run must keep: the harness's hold on the rest of each device intact; and from
+    // the driver's records, kernels launched (the strips were convolved on a GPU), at no moment
+    // more device memory held than the budget, none still held at the end. The first one broken,
+    // or empty.
     std::string broken_rule(const StripJob& job, const RunFigures& f, const ActivityTrace& trace) const {
         // The cap still in place: with the variant's buffers freed, no more free than the budget
         // and the slack (a device reset would have released the harness's hold, and the budget with it).

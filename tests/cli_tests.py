@@ -164,6 +164,32 @@ def bad_input_is_one_line_and_writes_nothing():
     assert not failures, "\n".join(failures)
 
 
+LAB9_BAD_INPUT = {
+    "a budget that is no size": (["--gpu-memory", "3XB"], "a share of the GPU's memory"),
+    "a budget of no bytes": (["--gpu-memory", "0%"], "--gpu-memory"),
+    "a share of more than all": (["--gpu-memory", "101%"], "more than all of it"),
+    "no GPUs": (["--gpus", "0"], "--gpus 0 is out of range"),
+    "GPUs that are no count": (["--gpus", "two"], "--gpus"),
+    "a sweep of masks": (["--mask", "box:3,box:5"], "convolves with one mask, not a sweep of 2"),
+    "fresh inputs": (["--image", "random", "--fresh-input-each-rep"], "no peer timing or fresh inputs"),
+    "a mask past the strip kernel's": (["--mask", "box:33"], "1 to 31"),
+}
+
+
+def lab9_bad_input_is_one_line():
+    """Lab 9's own options are checked before any GPU is looked for: one line, exit 2, nothing
+    written (on this machine too, without a GPU)."""
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (args, expected) in LAB9_BAD_INPUT.items():
+            out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
+            status, out, err = lab("lab9-solution", "--out", out_dir, "--size", "64x48", *args)
+            lines = [l for l in err.splitlines() if l.strip()]
+            if status != 2 or len(lines) != 1 or expected not in lines[0] or out.strip() or (os.path.isdir(out_dir) and os.listdir(out_dir)):
+                failures.append(f"{name}: exit {status}, stderr {err.strip()!r}, stdout {out.strip()[:80]!r}")
+    assert not failures, "\n".join(failures)
+
+
 def presets_of(n):
     """{name: its arguments} from ./labN --help's "Presets" list."""
     status, out, err = lab(f"lab{n}-solution", "--help")
@@ -409,6 +435,8 @@ def register(results, labs):
         results.run(f"lab5: bad input: one line, exit 2 ({len(LAB5_BAD_INPUT)} cases)", lab5_bad_input_is_one_line)
         results.run("lab5: --help wraps between words", lab5_help_wraps_between_words)
         results.run("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped)
+    if 9 in labs:
+        results.run(f"lab9: bad input: one line, exit 2 ({len(LAB9_BAD_INPUT)} cases)", lab9_bad_input_is_one_line)
     results.run("presets: every lab's sources' experiments parse, apply and give way to the options after them", presets_parse_and_apply)
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
