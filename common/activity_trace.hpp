@@ -4,10 +4,8 @@
 // device allocation and release. Nothing has to be recorded by the code under test, so a lab 9
 // variant's timeline and its device-memory peak are the driver's account, not the student's.
 #pragma once
-#include <cstddef>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <vector>
 
 #include "common/timeline.hpp"

@@ -3,27 +3,14 @@
 
 #include <cuda_runtime.h>
 
-#include "common/cuda_check.cuh"
+#include "common/each_gpu.cuh"
 #include "common/errors.hpp"
 
 namespace convlab {
 
-namespace {
-
-// Restores the caller's current device on every way out.
-struct CurrentDevice {
-    int saved = 0;
-    CurrentDevice() { CUDA_CHECK(cudaGetDevice(&saved)); }
-    ~CurrentDevice() { cudaSetDevice(saved); }
-};
-
-}  // namespace
-
 DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
-    CurrentDevice restore;
     try {
-        for (int d = 0; d < gpus; ++d) {
-            CUDA_CHECK(cudaSetDevice(d));
+        for_each_gpu(gpus, [&](int d) {
             size_t free = 0, total = 0;
             CUDA_CHECK(cudaMemGetInfo(&free, &total));
             if (free < budget + kDeviceMemorySlack)
@@ -33,29 +20,32 @@ DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
             const size_t held = free - budget - kDeviceMemorySlack;
             if (held > 0) CUDA_CHECK(cudaMalloc(&ballast, held));
             held_.push_back(ballast);
-        }
+        });
     } catch (...) {
-        for (size_t d = 0; d < held_.size(); ++d) cudaSetDevice(int(d)), cudaFree(held_[d]);
+        release();
         throw;
     }
 }
 
-DeviceMemoryCap::~DeviceMemoryCap() {
-    CurrentDevice restore;
+DeviceMemoryCap::~DeviceMemoryCap() { release(); }
+
+void DeviceMemoryCap::release() noexcept {
+    int current = 0;
+    cudaGetDevice(&current);
     for (size_t d = 0; d < held_.size(); ++d) {
         cudaSetDevice(int(d));
-        cudaFree(held_[d]);
+        cudaFree(held_[d]);  // no check: it runs on the way out of errors too
     }
+    held_.clear();
+    cudaSetDevice(current);
 }
 
 std::vector<size_t> free_device_bytes(int gpus) {
-    CurrentDevice restore;
     std::vector<size_t> free(gpus);
-    for (int d = 0; d < gpus; ++d) {
+    for_each_gpu(gpus, [&](int d) {
         size_t total = 0;
-        CUDA_CHECK(cudaSetDevice(d));
         CUDA_CHECK(cudaMemGetInfo(&free[d], &total));
-    }
+    });
     return free;
 }
 

@@ -21,6 +21,7 @@ class DeviceMemoryCap {
     DeviceMemoryCap& operator=(const DeviceMemoryCap&) = delete;
 
   private:
+    void release() noexcept;   // frees what is held, on its devices
     std::vector<void*> held_;  // one allocation a device
 };
 

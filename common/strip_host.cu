@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/cuda_check.cuh"
+#include "common/each_gpu.cuh"
 #include "common/strips.hpp"
 
 namespace convlab {
@@ -21,20 +22,14 @@ HostRegistration::HostRegistration(const void* data, size_t bytes) : data_(const
 HostRegistration::~HostRegistration() { cudaHostUnregister(data_); }
 
 void put_strip_mask_on_gpus(const Mask& mask, int gpus) {
-    for (int d = 0; d < gpus; ++d) {
-        CUDA_CHECK(cudaSetDevice(d));
-        set_strip_mask(mask.weights.data(), mask.k);
-    }
-    CUDA_CHECK(cudaSetDevice(0));
+    for_each_gpu(gpus, [&](int) { set_strip_mask(mask.weights.data(), mask.k); });
 }
 
 void synchronize_gpus(int gpus) {
-    for (int d = 0; d < gpus; ++d) {
-        CUDA_CHECK(cudaSetDevice(d));
+    for_each_gpu(gpus, [](int) {
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaGetLastError());
-    }
-    CUDA_CHECK(cudaSetDevice(0));
+    });
 }
 
 bool gpus_healthy(int gpus) {

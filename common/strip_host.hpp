@@ -27,7 +27,8 @@ class HostRegistration {
 // The mask into constant memory of devices 0 .. gpus-1 (set_strip_mask on each).
 void put_strip_mask_on_gpus(const Mask& mask, int gpus);
 
-// Waits for everything devices 0 .. gpus-1 were given; a CudaError names the first failure.
+// Waits for everything devices 0 .. gpus-1 were given; a CudaError names the first failure. Both
+// leave the caller's current device current.
 void synchronize_gpus(int gpus);
 
 // False once a sticky error (an illegal address, say) has ruined a device's context: every call

@@ -141,6 +141,23 @@ def bad_input_cases(tmp):
     }
 
 
+def refusal_problems(binary, args, expected, out_dir=None):
+    """What is wrong with a run that must refuse its input: exit 2, one line on stderr naming
+    `expected`, nothing on stdout, and nothing written in out_dir (when given)."""
+    status, out, err = lab(binary, *args)
+    lines = [l for l in err.splitlines() if l.strip()]
+    problems = []
+    if status != 2:
+        problems.append(f"exit {status}, expected 2")
+    if len(lines) != 1 or expected not in lines[0]:
+        problems.append(f"stderr {err.strip()!r} should be one line containing {expected!r}")
+    if out.strip():
+        problems.append(f"stdout should be empty, got {out.strip()[:100]!r}")
+    if out_dir and os.path.isdir(out_dir) and os.listdir(out_dir):
+        problems.append(f"left files behind: {os.listdir(out_dir)}")
+    return problems
+
+
 def bad_input_is_one_line_and_writes_nothing():
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -148,17 +165,8 @@ def bad_input_is_one_line_and_writes_nothing():
             out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
             extra = [] if "--out" in args else ["--out", out_dir]
             size = [] if "--size" in " ".join(args) else ["--size", "32x32"]
-            status, out, err = lab("lab1-solution", *extra, *size, *args)  # the case's own last: an option may lack its value
-            lines = [l for l in err.splitlines() if l.strip()]
-            problems = []
-            if status != 2:
-                problems.append(f"exit {status}, expected 2")
-            if len(lines) != 1 or expected not in lines[0]:
-                problems.append(f"stderr {err.strip()!r} should be one line containing {expected!r}")
-            if out.strip():
-                problems.append(f"stdout should be empty, got {out.strip()[:100]!r}")
-            if os.path.isdir(out_dir) and os.listdir(out_dir):
-                problems.append(f"left files behind: {os.listdir(out_dir)}")
+            # The case's own arguments last: an option may lack its value.
+            problems = refusal_problems("lab1-solution", [*extra, *size, *args], expected, out_dir)
             if problems:
                 failures.append(f"{name}: " + "; ".join(problems))
     assert not failures, "\n".join(failures)
@@ -183,10 +191,9 @@ def lab9_bad_input_is_one_line():
     with tempfile.TemporaryDirectory() as tmp:
         for name, (args, expected) in LAB9_BAD_INPUT.items():
             out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
-            status, out, err = lab("lab9-solution", "--out", out_dir, "--size", "64x48", *args)
-            lines = [l for l in err.splitlines() if l.strip()]
-            if status != 2 or len(lines) != 1 or expected not in lines[0] or out.strip() or (os.path.isdir(out_dir) and os.listdir(out_dir)):
-                failures.append(f"{name}: exit {status}, stderr {err.strip()!r}, stdout {out.strip()[:80]!r}")
+            problems = refusal_problems("lab9-solution", ["--out", out_dir, "--size", "64x48", *args], expected, out_dir)
+            if problems:
+                failures.append(f"{name}: " + "; ".join(problems))
     assert not failures, "\n".join(failures)
 
 
@@ -249,12 +256,8 @@ LAB5_BAD_INPUT = {
 
 
 def lab5_bad_input_is_one_line():
-    failures = []
-    for name, (args, expected) in LAB5_BAD_INPUT.items():
-        status, out, err = lab("lab5-solution", *args)
-        lines = [l for l in err.splitlines() if l.strip()]
-        if status != 2 or len(lines) != 1 or expected not in lines[0] or out.strip():
-            failures.append(f"{name}: exit {status}, stderr {err.strip()!r}, stdout {out.strip()[:80]!r}")
+    failures = [f"{name}: " + "; ".join(problems) for name, (args, expected) in LAB5_BAD_INPUT.items()
+                if (problems := refusal_problems("lab5-solution", args, expected))]
     assert not failures, "\n".join(failures)
 
 
