@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "common/each_gpu.cuh"
 #include "common/errors.hpp"
 
@@ -20,6 +22,9 @@ DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
             const size_t held = free - budget - kDeviceMemorySlack;
             if (held > 0) CUDA_CHECK(cudaMalloc(&ballast, held));
             held_.push_back(ballast);
+            held_bytes_.push_back(held);
+            CUDA_CHECK(cudaMemGetInfo(&free, &total));
+            free_placed_.push_back(free);
         });
     } catch (...) {
         release();
@@ -29,6 +34,13 @@ DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
 
 DeviceMemoryCap::~DeviceMemoryCap() { release(); }
 
+int DeviceMemoryCap::first_device_released() const {
+    const std::vector<size_t> free = free_device_bytes(int(held_.size()));
+    for (size_t d = 0; d < held_.size(); ++d)
+        if (free[d] > free_placed_[d] + std::max(kDeviceMemorySlack, held_bytes_[d] / 2)) return int(d);
+    return -1;
+}
+
 void DeviceMemoryCap::release() noexcept {
     int current = 0;
     cudaGetDevice(&current);
@@ -37,6 +49,8 @@ void DeviceMemoryCap::release() noexcept {
         cudaFree(held_[d]);  // no check: it runs on the way out of errors too
     }
     held_.clear();
+    held_bytes_.clear();
+    free_placed_.clear();
     cudaSetDevice(current);
 }
 

@@ -3,6 +3,8 @@
 // `budget` bytes (and a little slack for the runtime's own) left free, the rest held by the
 // harness, so an allocation past the budget fails whatever call makes it. The exact figure, the
 // most the variant held at once, comes from the driver's records (activity_trace.hpp).
+// The cap takes what another program leaves free, and sees what it frees: a program that caps
+// the device wants it to itself (the GPU suite and the grader run lab 9 one run at a time).
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -20,9 +22,16 @@ class DeviceMemoryCap {
     DeviceMemoryCap(const DeviceMemoryCap&) = delete;
     DeviceMemoryCap& operator=(const DeviceMemoryCap&) = delete;
 
+    // The first device whose hold is gone, or -1: with the variant's buffers freed, free memory
+    // far above what it was when the cap was placed. A device reset frees the whole hold; the
+    // driver's own small trims (a few hundred MiB at most) stay under half of a large hold.
+    int first_device_released() const;
+
   private:
-    void release() noexcept;   // frees what is held, on its devices
-    std::vector<void*> held_;  // one allocation a device
+    void release() noexcept;           // frees what is held, on its devices
+    std::vector<void*> held_;          // one allocation a device
+    std::vector<size_t> held_bytes_;   // its size
+    std::vector<size_t> free_placed_;  // free bytes just after it was placed
 };
 
 // Free bytes on each of the first `gpus` devices (cudaMemGetInfo): a variant that returns with

@@ -156,7 +156,7 @@ class StripRun {
         whole_budget_ = free[0] > 2 * kDeviceMemorySlack ? free[0] - 2 * kDeviceMemorySlack : 0;
         put_strip_mask_on_gpus(mask_, gpus_);
         if (!options_.check_only) report_.transfers = measure_transfer_bandwidth(image_.elements());
-        report_.notes.push_back("budget " + format_fixed(budget_ / kMiB, 0) + " MiB of device memory a GPU for the strip variants (" +
+        report_.notes.push_back("budget " + format_bytes(double(budget_)) + " of device memory a GPU for the strip variants (" +
                                 "--gpu-memory " + options_.lab_values.at("gpu-memory") + "); several GPUs: " + std::to_string(gpus_) +
                                 " of " + std::to_string(visible) + " visible");
     }
@@ -215,26 +215,24 @@ class StripRun {
         r.message = (c.passed || when.empty() ? "" : when + ": ") + c.summary();
     }
 
-    // The rules a run must keep: the harness's hold on the rest of each device intact; and from
-    // the driver's records, kernels launched (the strips were convolved on a GPU), at no moment
-    // more device memory held than the budget, none still held at the end. The first one broken,
-    // or empty.
-    std::string broken_rule(const StripJob& job, const RunFigures& f, const ActivityTrace& trace) const {
-        // The cap still in place: with the variant's buffers freed, no more free than the budget
-        // and the slack (a device reset would have released the harness's hold, and the budget with it).
-        const std::vector<size_t> free = free_device_bytes(job.gpus);
-        for (int d = 0; d < job.gpus; ++d)
-            if (free[d] > job.gpu_memory + 2 * kDeviceMemorySlack)
-                return "the device-memory cap on GPU " + std::to_string(d) + " was gone after the run (" + format_fixed(free[d] / kMiB, 0) +
-                       " MiB free): a device reset, or memory freed that the variant did not allocate";
+    // The rules a run must keep: the harness's hold on the rest of each device intact (where the
+    // variant runs under a cap); and from the driver's records, kernels launched (the strips were
+    // convolved on a GPU), at no moment more device memory held than the budget, none still held
+    // at the end. The first one broken, or empty.
+    std::string broken_rule(const StripJob& job, const RunFigures& f, const ActivityTrace& trace, const DeviceMemoryCap* cap) const {
+        // A device reset releases the harness's hold, and the budget with it.
+        if (const int d = cap ? cap->first_device_released() : -1; d >= 0)
+            return "the device-memory cap on GPU " + std::to_string(d) + " was gone after the run (" +
+                   format_fixed(free_device_bytes(job.gpus)[d] / kMiB, 0) +
+                   " MiB free): a device reset, or memory freed that the variant did not allocate (another program on the GPU?)";
         if (!trace.tracing()) return "";
         const bool kernels = std::any_of(f.records.begin(), f.records.end(),
                                          [](const ActivityRecord& a) { return a.kind == ActivityRecord::Kind::Kernel; });
         if (!kernels) return "launched no kernel: the result was not computed on a GPU";
         for (const auto& [device, use] : device_memory_use(f.records)) {
             if (use.peak > job.gpu_memory)
-                return "held " + format_fixed(use.peak / kMiB, 1) + " MiB of device memory at once on GPU " + std::to_string(device) +
-                       ", over the budget of " + format_fixed(job.gpu_memory / kMiB, 1) + " MiB";
+                return "held " + format_bytes(double(use.peak)) + " of device memory at once on GPU " + std::to_string(device) +
+                       ", over the budget of " + format_bytes(double(job.gpu_memory));
             if (use.held_at_end > 0)
                 return "left " + std::to_string(use.held_at_end) + " bytes of device memory allocated on GPU " + std::to_string(device) +
                        " after it returned";
@@ -275,17 +273,19 @@ class StripRun {
             const std::vector<size_t> free_before = free_device_bytes(job.gpus);
             std::string broken;  // a rule of the lab broken: the result, right or not, was not made as the lab asks
             {
-                const DeviceMemoryCap cap(job.gpus, job.gpu_memory);
+                std::optional<DeviceMemoryCap> cap;  // the whole image has no budget to hold it to
+                if (!v.whole) cap.emplace(job.gpus, job.gpu_memory);
+                const DeviceMemoryCap* held = cap ? &*cap : nullptr;
                 ActivityTrace trace;
                 const RunFigures first = run_once(v, job, trace);
                 record_check(r, check_output());
-                broken = broken_rule(job, first, trace);
-                if (broken.empty() && r.status == "pass" && !options_.check_only) broken = time_variant(r, v, m, job, trace);
+                broken = broken_rule(job, first, trace, held);
+                if (broken.empty() && r.status == "pass" && !options_.check_only) broken = time_variant(r, v, m, job, trace, held);
             }  // the cap's memory given back: what is still missing now, the variant kept
             const std::vector<size_t> free_after = free_device_bytes(job.gpus);
             for (int d = 0; d < job.gpus && broken.empty(); ++d)
                 if (free_after[d] + kDeviceMemorySlack < free_before[d])
-                    broken = "left " + format_fixed((free_before[d] - free_after[d]) / kMiB, 0) + " MiB of device memory allocated on GPU " +
+                    broken = "left " + format_bytes(double(free_before[d] - free_after[d])) + " of device memory allocated on GPU " +
                              std::to_string(d) + " after it returned";
             if (!broken.empty()) r.status = "fail", r.message = broken;
             else write_raw(result_name(v, m));  // as lab 8: no raw result for the grader from a run that broke a rule
@@ -306,12 +306,13 @@ class StripRun {
     }
 
     // The timed runs, each held to the lab's rules: the first rule a run broke, or empty.
-    std::string time_variant(VariantResult& r, const StripVariant& v, HostMemory m, const StripJob& job, ActivityTrace& trace) {
+    std::string time_variant(VariantResult& r, const StripVariant& v, HostMemory m, const StripJob& job, ActivityTrace& trace,
+                             const DeviceMemoryCap* cap) {
         for (int w = 1; w < options_.warmup; ++w) run_once(v, job, trace);  // the first, checked run is a warm-up too
         std::vector<RunFigures> runs;
         for (int rep = 0; rep < options_.reps; ++rep) {
             runs.push_back(run_once(v, job, trace));
-            const std::string broken = broken_rule(job, runs.back(), trace);
+            const std::string broken = broken_rule(job, runs.back(), trace, cap);
             if (!broken.empty()) return "timed run " + std::to_string(rep + 1) + ": " + broken;
         }
         std::vector<double> ms;
@@ -372,6 +373,7 @@ class StripRun {
                 known.insert(fs::path(path).filename().string());
                 if (!fs::is_regular_file(path)) continue;
                 VariantResult r = row(v, m);
+                r.name = result_name(v, m);  // the grader's name for the result: one variant, two host memories
                 r.kind = "submitted";
                 const std::vector<float> got = read_raw_floats(path, n + 1);
                 if (got.size() != n) {
@@ -402,7 +404,7 @@ class StripRun {
         for (const auto& [name, spans] : timelines_) {
             const std::string title = "lab " + std::to_string(spec_.lab.number) + ", " + name + ": " + std::to_string(image_.width) +
                                       "x" + std::to_string(image_.height) + ", " + mask_.spec + ", budget " +
-                                      format_fixed(budget_ / kMiB, 0) + " MiB";
+                                      format_bytes(double(budget_));
             const std::string svg = timeline_svg(spans, title);
             const std::string file = raw_file_name(name);  // "serial_pinned.f32"
             write_raw_bytes((std::filesystem::path(out_.path()) / ("timeline_" + file.substr(0, file.rfind('.')) + ".svg")).string(),

@@ -21,6 +21,13 @@ std::string format_sig3(double value) {
 
 std::string format_gib(size_t bytes) { return format_fixed(double(bytes) / double(size_t(1) << 30), 2) + " GiB"; }
 
+std::string format_bytes(double bytes) {
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (unit < 4 && std::fabs(bytes) >= 1024) bytes /= 1024, ++unit;
+    return (unit == 0 ? format_fixed(bytes, 0) : format_sig3(bytes)) + " " + units[unit];
+}
+
 std::string render_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
                          bool markdown) {
     std::vector<size_t> width(columns.size());

@@ -12,6 +12,9 @@ std::string format_fixed(double value, int decimals);
 std::string format_sig3(double value);
 // Bytes as "1.25 GiB", for memory messages.
 std::string format_gib(size_t bytes);
+// Bytes in the largest binary unit they fill, three significant figures: "33 B", "11.1 KiB",
+// "2.00 GiB" (lab 9's budgets run from a few bytes to gigabytes).
+std::string format_bytes(double bytes);
 
 struct TableColumn {
     std::string header;

@@ -117,6 +117,8 @@ def spec_mistakes_are_refused():
         lab9 = json.load(f)
     rowless = json.loads(json.dumps(lab9))
     rowless["budget_rows"] = [4, 0]
+    shy = json.loads(json.dumps(lab9))
+    shy["gpu_to_itself"] = "yes"
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -129,7 +131,8 @@ def spec_mistakes_are_refused():
                                      (7, dim, "a bright case lacks ['mask']"),
                                      (8, imageless, "an image case lacks ['image']"),
                                      (8, unknown_image, "an image case's image is 'photo.png'"),
-                                     (9, rowless, "budget_rows is [4, 0]")):
+                                     (9, rowless, "budget_rows is [4, 0]"),
+                                     (9, shy, "gpu_to_itself is 'yes'")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -174,6 +177,56 @@ def a_mask_that_must_be_refused_is_graded():
     assert tally["fused"]["refused"] == 1 and tally["fused"]["passed"] == 1, tally
     assert tally["two passes"]["passed"] == 1 and "which it must refuse" in tally["two passes"]["first_failure"], tally
     assert Sub.result["cases"][0]["variants"]["fused"]["message"] == "refused, as it must be", Sub.result
+
+
+def lab9_runs_have_the_gpu_to_themselves():
+    """Lab 9's runs hold the rest of the GPU (--gpu-memory): its spec says gpu_to_itself, and the
+    grader then runs a submission's hidden cases and sanitizer runs one at a time, where other
+    labs run them side by side."""
+    import threading
+    from convlab_grader import hidden_cases, sandbox, sanitizer_runs
+
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def occupy(*_args, **_kwargs):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return sandbox.Outcome.not_run("stand-in")
+
+    class Session:
+        def scratch(self, sub, name):
+            return tempfile.mkdtemp()
+
+        def check(self, *_args):
+            return {}
+
+    class Sub:
+        identity, binary = None, "lab-stand-in"
+
+    saved = hidden_cases.run_case, sandbox.run, hidden_cases.tally_case
+    try:
+        hidden_cases.run_case = lambda session, sub, index: (occupy(), {})
+        hidden_cases.tally_case = lambda *_args: None
+        sandbox.run = occupy
+        for lab, expected in ((9, 1), (3, 4)):
+            session, sub = Session(), Sub()
+            session.spec = specs.load(lab)
+            session.isolation = None
+            sub.cases = cases.hidden_cases(session.spec, 1)[:8]
+            sub.sanitizer_runs = cases.sanitizer_runs(session.spec, 1)
+            sub.result = {"cases": [], "sanitizer": {}}
+            most[0] = 0
+            hidden_cases.run_cases(session, sub)
+            assert most[0] == expected, (lab, "hidden cases at once", most[0])
+            most[0] = 0
+            sanitizer_runs.run_sanitizer(session, sub)
+            assert most[0] == (1 if lab == 9 else min(8, len(sub.sanitizer_runs))), (lab, "sanitizer runs at once", most[0])
+    finally:
+        hidden_cases.run_case, sandbox.run, hidden_cases.tally_case = saved
 
 
 def drawn_cases_differ_by_student():
@@ -674,6 +727,8 @@ def register(results):
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",
                 a_mask_that_must_be_refused_is_graded)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
+    results.run("grader: lab 9's hidden cases and sanitizer runs go one at a time (each holds the GPU), other labs' side by side",
+                lab9_runs_have_the_gpu_to_themselves)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
     results.run("grader: a time report the grader's own process contradicts is forged; honest overhead is not", forged_reports_are_caught)

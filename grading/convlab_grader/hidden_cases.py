@@ -2,10 +2,10 @@
 variant, its raw results checked by the trusted checker (the reference build's --compare)."""
 import concurrent.futures
 
-from . import cases, sandbox
+from . import cases, sandbox, spec
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
-CASES_AT_ONCE = 4  # hidden cases run side by side (a spec's cases_at_once overrides)
+CASES_AT_ONCE = 4  # hidden cases run side by side (one at a time where the spec says gpu_to_itself)
 
 
 def run_cases(session, sub):
@@ -15,7 +15,7 @@ def run_cases(session, sub):
     tally = {v["label"]: {"passed": 0, "total": 0, "first_failure": None, "refused": 0} for v in variants}
     timeouts = 0
     # The cases check results, they time nothing: a wave of them runs side by side.
-    wave = max(1, int(session.spec.get("cases_at_once", CASES_AT_ONCE)))
+    wave = spec.runs_at_once(session.spec, CASES_AT_ONCE)
     own = sub.cases
     for first in range(0, len(own), wave):
         indices = range(first, min(first + wave, len(own)))

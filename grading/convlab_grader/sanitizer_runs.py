@@ -3,9 +3,9 @@
 import concurrent.futures
 import shutil
 
-from . import cases, sandbox
+from . import cases, sandbox, spec
 
-SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one per border and channel count)
+SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one at a time where the spec says gpu_to_itself)
 
 
 def run_sanitizer(session, sub):
@@ -28,7 +28,7 @@ def run_sanitizer(session, sub):
                  ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
         return tool, args, clean, ran, found
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=SANITIZER_AT_ONCE) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=spec.runs_at_once(session.spec, SANITIZER_AT_ONCE)) as pool:
         done = list(pool.map(one_run, enumerate(runs)))
     for tool in s["tools"]:
         mine = [d for d in done if d[0] == tool]

@@ -98,10 +98,18 @@ def load(lab):
     pinned = {"--border", "--channels"} & set(spec.get("sanitizer", {}).get("args", []))
     if pinned and "elements" not in spec:
         raise SpecError(f"{path}: the sanitizer case pins {sorted(pinned)}; the grader runs it on every border and channel count")
+    if not isinstance(spec.get("gpu_to_itself", False), bool):
+        raise SpecError(f"{path}: gpu_to_itself is {spec['gpu_to_itself']!r}; accepted: true or false")
     correctness = sum(v["points"] for v in spec["variants"])
     if correctness != spec["rubric"]["correctness"]:
         raise SpecError(f"{path}: the variants' points add to {correctness}, the rubric says {spec['rubric']['correctness']}")
     return spec
+
+
+def runs_at_once(spec, usually):
+    """How many of a submission's runs may share the GPU: `usually`, or one for a lab whose runs
+    hold the rest of the device (lab 9's --gpu-memory cap: "gpu_to_itself")."""
+    return 1 if spec.get("gpu_to_itself") else usually
 
 
 def max_score(spec):

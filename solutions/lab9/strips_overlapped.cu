@@ -21,7 +21,7 @@ using namespace convlab;
 namespace {
 
 constexpr int kStreams = 3;    // one strip coming in, one being convolved, one going out
-constexpr int kMinStrips = 8;  // a GPU's band cut at least this fine, so filling and draining the pipeline is short
+constexpr int kMinStrips = 16;  // a GPU's band cut at least this fine, so filling and draining the pipeline is short
 static_assert(kStreams >= 2, "overlap needs at least two streams");
 
 // One GPU's pipeline: kStreams streams, each with its own strip buffers. A stream's strips run

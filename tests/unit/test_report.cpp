@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/report.hpp"
+#include "common/text_table.hpp"
 
 using namespace convlab;
 
@@ -114,6 +115,16 @@ TEST(Figures, ASweepComparesRowsOfTheSameMaskOnly) {
     const std::string text = render(report, Format::Text);
     EXPECT_NE(text.find("mask"), std::string::npos);
     EXPECT_NE(text.find("box:15"), std::string::npos);
+}
+
+// Lab 9's budgets run from 33 bytes to gigabytes: a message in MiB alone said "0.0 MiB".
+TEST(Render, BytesInTheLargestUnitTheyFill) {
+    EXPECT_EQ(convlab::format_bytes(33), "33 B");
+    EXPECT_EQ(convlab::format_bytes(1023), "1023 B");
+    EXPECT_EQ(convlab::format_bytes(11349), "11.1 KiB");
+    EXPECT_EQ(convlab::format_bytes(64.0 * 1024), "64.0 KiB");
+    EXPECT_EQ(convlab::format_bytes(1921.0 * 1024 * 1024), "1.88 GiB");
+    EXPECT_EQ(convlab::format_bytes(256.0 * 1024 * 1024), "256 MiB");
 }
 
 TEST(Render, TextTableIsAligned) {
