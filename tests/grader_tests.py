@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 
@@ -183,7 +184,6 @@ def lab9_runs_have_the_gpu_to_themselves():
     """Lab 9's runs hold the rest of the GPU (--gpu-memory): its spec says gpu_to_itself, and the
     grader then runs a submission's hidden cases and sanitizer runs one at a time, where other
     labs run them side by side."""
-    import threading
     from convlab_grader import hidden_cases, sandbox, sanitizer_runs
 
     lock, running, most = threading.Lock(), [0], [0]
@@ -227,6 +227,49 @@ def lab9_runs_have_the_gpu_to_themselves():
             assert most[0] == (1 if lab == 9 else min(8, len(sub.sanitizer_runs))), (lab, "sanitizer runs at once", most[0])
     finally:
         hidden_cases.run_case, sandbox.run, hidden_cases.tally_case = saved
+
+
+def a_tool_found_dirty_makes_no_more_runs():
+    """A sanitizer tool is clean only when all its runs are: once one run of it hangs (or finds
+    something), its runs not yet started are not made, the tools are taken in turn so each meets a
+    hang in the first wave, and the verdicts are the same as with every run made."""
+    from convlab_grader import sandbox, sanitizer_runs
+
+    made, lock = [], threading.Lock()
+
+    def stand_in(_isolation, argv, *_args, **_kwargs):
+        tool = argv[1].split("=")[1]
+        with lock:
+            made.append(tool)
+        time.sleep(0.05)
+        return sandbox.Outcome(-9, "", "", 180.0, True) if tool == "memcheck" else sandbox.Outcome(0, "", "", 0.1, False)
+
+    class Session:
+        isolation = None
+
+        def scratch(self, sub, name):
+            return tempfile.mkdtemp()
+
+    class Sub:
+        identity, binary = None, "lab-stand-in"
+
+    saved = sandbox.run
+    try:
+        sandbox.run = stand_in
+        for lab, most_memchecks in ((9, 1), (3, 3)):  # one at a time; eight at once (m r s m r s m r, then the rest)
+            session, sub = Session(), Sub()
+            session.spec = specs.load(lab)
+            sub.sanitizer_runs = cases.sanitizer_runs(session.spec, 1)
+            sub.result = {"sanitizer": {}}
+            made.clear()
+            sanitizer_runs.run_sanitizer(session, sub)
+            verdicts = sub.result["sanitizer"]
+            assert 1 <= made.count("memcheck") <= most_memchecks, (lab, made)
+            assert not verdicts["memcheck"]["clean"] and "time limit" in verdicts["memcheck"]["run"], verdicts["memcheck"]
+            for tool in ("racecheck", "synccheck"):
+                assert made.count(tool) == 4 and verdicts[tool]["clean"] and verdicts[tool]["runs"] == 4, (lab, tool, made, verdicts)
+    finally:
+        sandbox.run = saved
 
 
 def drawn_cases_differ_by_student():
@@ -727,6 +770,7 @@ def register(results):
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",
                 a_mask_that_must_be_refused_is_graded)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
+    results.run("grader: a sanitizer tool found dirty makes no more runs; its verdict is the same", a_tool_found_dirty_makes_no_more_runs)
     results.run("grader: lab 9's hidden cases and sanitizer runs go one at a time (each holds the GPU), other labs' side by side",
                 lab9_runs_have_the_gpu_to_themselves)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)

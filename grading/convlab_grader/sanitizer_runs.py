@@ -2,6 +2,7 @@
 (cases.sanitizer_runs), the runs side by side."""
 import concurrent.futures
 import shutil
+import threading
 
 from . import cases, sandbox, spec
 
@@ -10,12 +11,18 @@ SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one at a time wher
 
 def run_sanitizer(session, sub):
     """compute-sanitizer on every border and channel count (cases.sanitizer_runs), the runs
-    side by side. A tool is clean when every one of its runs is."""
+    side by side. A tool is clean when every one of its runs is, so once one of its runs is not,
+    its runs not yet started are not made: a program that hangs costs a tool's time limit once a
+    wave, not once a run (lab 9's runs go one at a time: twelve limits would be 36 minutes)."""
     s = session.spec["sanitizer"]
     runs = sub.sanitizer_runs
+    dirty_tools, lock = set(), threading.Lock()
 
     def one_run(numbered):
         number, (tool, args) = numbered
+        with lock:
+            if tool in dirty_tools:
+                return tool, args, None, None, []  # not run: the tool's verdict is already made
         out = session.scratch(sub, f"sanitizer-{number}")
         ran = sandbox.run(session.isolation, ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5",
                                               sub.binary, "--check-only", *args, "--variant", ",".join(s["variants"])],
@@ -26,12 +33,23 @@ def run_sanitizer(session, sub):
         clean = not ran.timed_out and not ran.crashed and ran.status != 99
         found = [line.strip() for line in text.splitlines() if line.startswith("========= ") and
                  ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
+        if not clean:
+            with lock:
+                dirty_tools.add(tool)
         return tool, args, clean, ran, found
 
+    # The tools taken in turn (one run of each, then the next of each), so that the first wave
+    # meets every tool and each finds a hang early.
+    rank, seen = {}, {}
+    for number, (tool, _) in enumerate(runs):
+        rank[number] = seen.get(tool, 0)
+        seen[tool] = rank[number] + 1
+    order = sorted(enumerate(runs), key=lambda numbered: (rank[numbered[0]], numbered[0]))
     with concurrent.futures.ThreadPoolExecutor(max_workers=spec.runs_at_once(session.spec, SANITIZER_AT_ONCE)) as pool:
-        done = list(pool.map(one_run, enumerate(runs)))
+        finished = dict(zip((number for number, _ in order), pool.map(one_run, order)))
+    done = [finished[number] for number in range(len(runs))]  # back in the drawn order: the first dirty run is reported
     for tool in s["tools"]:
-        mine = [d for d in done if d[0] == tool]
+        mine = [d for d in done if d[0] == tool and d[2] is not None]
         dirty = [d for d in mine if not d[2]]
         verdict = {"points": s["tools"][tool], "clean": not dirty, "runs": len(mine)}
         if dirty:
