@@ -7,6 +7,7 @@
 
 #include "common/each_gpu.cuh"
 #include "common/errors.hpp"
+#include "common/text_table.hpp"
 
 namespace convlab {
 
@@ -16,15 +17,13 @@ DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
             size_t free = 0, total = 0;
             CUDA_CHECK(cudaMemGetInfo(&free, &total));
             if (free < budget + kDeviceMemorySlack)
-                throw InputError("--gpu-memory " + std::to_string(budget >> 20) + " MiB: GPU " + std::to_string(d) + " has only " +
-                                 std::to_string(free >> 20) + " MiB free; accepted: less than that");
-            void* ballast = nullptr;
-            const size_t held = free - budget - kDeviceMemorySlack;
-            if (held > 0) CUDA_CHECK(cudaMalloc(&ballast, held));
-            held_.push_back(ballast);
-            held_bytes_.push_back(held);
-            CUDA_CHECK(cudaMemGetInfo(&free, &total));
-            free_placed_.push_back(free);
+                throw InputError("--gpu-memory " + format_bytes(double(budget)) + ": GPU " + std::to_string(d) + " has only " +
+                                 format_bytes(double(free)) + " free; accepted: less than that");
+            Hold hold;
+            hold.bytes = free - budget - kDeviceMemorySlack;
+            if (hold.bytes > 0) CUDA_CHECK(cudaMalloc(&hold.ballast, hold.bytes));
+            held_.push_back(hold);  // before anything else can throw: release() frees it
+            CUDA_CHECK(cudaMemGetInfo(&held_.back().free_placed, &total));
         });
     } catch (...) {
         release();
@@ -34,11 +33,13 @@ DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
 
 DeviceMemoryCap::~DeviceMemoryCap() { release(); }
 
-int DeviceMemoryCap::first_device_released() const {
+std::string DeviceMemoryCap::hold_released() const {
     const std::vector<size_t> free = free_device_bytes(int(held_.size()));
     for (size_t d = 0; d < held_.size(); ++d)
-        if (free[d] > free_placed_[d] + std::max(kDeviceMemorySlack, held_bytes_[d] / 2)) return int(d);
-    return -1;
+        if (free[d] > held_[d].free_placed + std::max(kDeviceMemorySlack, held_[d].bytes / 2))
+            return "the device-memory cap on GPU " + std::to_string(d) + " was gone after the run (" + format_bytes(double(free[d])) +
+                   " free)";
+    return "";
 }
 
 void DeviceMemoryCap::release() noexcept {
@@ -46,11 +47,9 @@ void DeviceMemoryCap::release() noexcept {
     cudaGetDevice(&current);
     for (size_t d = 0; d < held_.size(); ++d) {
         cudaSetDevice(int(d));
-        cudaFree(held_[d]);  // no check: it runs on the way out of errors too
+        cudaFree(held_[d].ballast);  // no check: it runs on the way out of errors too
     }
     held_.clear();
-    held_bytes_.clear();
-    free_placed_.clear();
     cudaSetDevice(current);
 }
 

@@ -7,6 +7,7 @@
 // the device wants it to itself (the GPU suite and the grader run lab 9 one run at a time).
 #pragma once
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace convlab {
@@ -22,16 +23,20 @@ class DeviceMemoryCap {
     DeviceMemoryCap(const DeviceMemoryCap&) = delete;
     DeviceMemoryCap& operator=(const DeviceMemoryCap&) = delete;
 
-    // The first device whose hold is gone, or -1: with the variant's buffers freed, free memory
-    // far above what it was when the cap was placed. A device reset frees the whole hold; the
-    // driver's own small trims (a few hundred MiB at most) stay under half of a large hold.
-    int first_device_released() const;
+    // Empty while the hold is in place on every device; else which device lost it and what is
+    // free there now. Gone means free memory, with the variant's buffers freed, far above what it
+    // was when the cap was placed: a device reset frees the whole hold, while the driver's own
+    // small trims (a few hundred MiB at most) stay under half of a large hold.
+    std::string hold_released() const;
 
   private:
-    void release() noexcept;           // frees what is held, on its devices
-    std::vector<void*> held_;          // one allocation a device
-    std::vector<size_t> held_bytes_;   // its size
-    std::vector<size_t> free_placed_;  // free bytes just after it was placed
+    struct Hold {
+        void* ballast = nullptr;  // the allocation that holds the device's memory past the budget
+        size_t bytes = 0;         // its size
+        size_t free_placed = 0;   // the device's free bytes just after it was placed
+    };
+    void release() noexcept;  // frees what is held, on its devices
+    std::vector<Hold> held_;  // one a device
 };
 
 // Free bytes on each of the first `gpus` devices (cudaMemGetInfo): a variant that returns with

@@ -221,10 +221,8 @@ class StripRun {
     // at the end. The first one broken, or empty.
     std::string broken_rule(const StripJob& job, const RunFigures& f, const ActivityTrace& trace, const DeviceMemoryCap* cap) const {
         // A device reset releases the harness's hold, and the budget with it.
-        if (const int d = cap ? cap->first_device_released() : -1; d >= 0)
-            return "the device-memory cap on GPU " + std::to_string(d) + " was gone after the run (" +
-                   format_fixed(free_device_bytes(job.gpus)[d] / kMiB, 0) +
-                   " MiB free): a device reset, or memory freed that the variant did not allocate (another program on the GPU?)";
+        if (const std::string released = cap ? cap->hold_released() : ""; !released.empty())
+            return released + ": a device reset, or memory freed that the variant did not allocate (another program on the GPU?)";
         if (!trace.tracing()) return "";
         const bool kernels = std::any_of(f.records.begin(), f.records.end(),
                                          [](const ActivityRecord& a) { return a.kind == ActivityRecord::Kind::Kernel; });
@@ -435,8 +433,8 @@ void require_host_room(const Options& options, int channels) {
     const size_t have = available_host_bytes();
     if (need > have)
         throw InputError("a " + std::to_string(options.width) + "x" + std::to_string(options.height) + " image with " +
-                         std::to_string(channels) + " channel(s) needs " + format_fixed(need / 1073741824.0, 1) +
-                         " GiB of host memory, and " + format_fixed(have / 1073741824.0, 1) + " GiB are available; accepted: a smaller --size");
+                         std::to_string(channels) + " channel(s) needs " + format_gib(need) + " of host memory, and " +
+                         format_gib(have) + " are available; accepted: a smaller --size");
 }
 
 }  // namespace
