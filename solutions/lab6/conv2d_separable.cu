@@ -22,7 +22,7 @@
 //
 // launch_conv2d_fused has a faster path for one channel, fused_strip_walk_kernel (its section
 // below): no tiles, each warp walks down a strip of 128 columns with the column pass's running
-// sums in registers. It is compiled for K = 3, 5, 7, 9, 15 and 21; the tile kernel remains the
+// sums in registers. It is compiled for K = 3, 5, 7, 9, 15, 21 and 31; the tile kernel remains the
 // path for every other K, for 3 channels and for rows that are not whole 4-byte words.
 //
 // R is the mask radius when known at compile time (the loops unroll, the weights become
@@ -372,26 +372,27 @@ __global__ void __launch_bounds__(kThreads) conv2d_fused_kernel(ConvArgs a) {
 //   lane: 4(2L+1) floats of one row -> its 4 row-pass values rp (K multiply-adds each)
 //   the column pass without an intermediate: row t adds col[i] * rp to the running sum of output
 //   row t - i, for i = 0 .. K-1, held in registers; output row t - 2r is then complete: one
-//   16-byte store, and its registers start the sum of row t + 1.
+//   16-byte store.
 //
-// The K running sums are a ring indexed by row mod K; a batch is a whole number of K rows and
-// its loop is unrolled, so every ring index is a compile-time constant and the sums stay in
-// registers. The row pass runs over 2r extra rows per walk of kRows, not per 64-row tile.
-// The next batch's words are loaded into registers while this batch is computed, and warps share
-// nothing, so __syncwarp is the only barrier.
+// The K running sums move down one place a row ("transposed" FIR form): sum[j] holds output row
+// t - 2r + j, and row t's update is sum[j] = col[2r - j] * rp + sum[j + 1], so the multiply-add
+// itself shifts the sums and every register index is a compile-time constant whatever the row.
+// (A ring indexed by row mod K, its first design, needs the loop over rows unrolled K rows at a
+// time: about 8K^2 instructions, past the instruction cache from K = 15 on; it took 0.205 ms at
+// K = 15 and 0.879 ms at K = 31 on the H100.) The row pass runs over 2r extra rows per walk of
+// kRows, not per 64-row tile. The next batch's words are loaded into registers while this batch
+// is computed, and warps share nothing, so __syncwarp is the only barrier.
 //
-// Where it stops, K = 21: the unrolled ring is about 8K^2 instructions (K rows of 4K
-// multiply-adds for the row pass and 4K for the column pass), and past the instruction cache the
-// warps wait for instructions. On the H100 at 8192 x 8192 the walk took 0.138 ms at K = 3 (the
-// tile kernel 0.163), 0.208 ms at K = 15 (0.244) and 0.879 ms at K = 31, where the tile kernel's
-// 0.432 ms is kept.
+// Where it stops, K = 31: 4K running sums a lane are 124 registers there; at K = 63 they would
+// not fit, and the tile kernel is kept.
 namespace strip_walk {
 
 constexpr int kLanes = 32;
 constexpr int kRun = 4;                     // columns a lane: one 4-byte word in, one float4 out
 constexpr int kStripWidth = kLanes * kRun;  // columns a warp
 constexpr int kWarpsPerBlock = 4;
-constexpr int kMaxRadius = 10;  // K = 21; the tile kernel beyond (above)
+constexpr int kMaxRadius = 15;  // K = 31; the tile kernel beyond (above)
+constexpr int kBatch = 8;       // rows a batch: staged in shared memory together
 
 template <int R>
 struct Walk {
@@ -399,7 +400,6 @@ struct Walk {
     static constexpr int K = 2 * R + 1;
     static constexpr int kHaloWords = (R + kRun - 1) / kRun;  // each side
     static constexpr int kWords = kLanes + 2 * kHaloWords;    // words of a strip row with its halo
-    static constexpr int kBatch = K * ((8 + K - 1) / K);      // rows a batch: a multiple of K, at least 8
     // A lane loads its own word of every row of a batch, and some of the halo words.
     static constexpr int kHaloLoads = (kBatch * 2 * kHaloWords + kLanes - 1) / kLanes;
     // Output rows a walk: about 64, 128 or 256 (more where the 2r rows of halo cost more), chosen
@@ -409,8 +409,13 @@ struct Walk {
     static constexpr int kRows = kBatches * kBatch - 2 * R;
     // Blocks an SM must hold, which caps the registers a thread: 64 or 80 for small masks, where
     // the loads in flight (so the warps resident) set the speed; more where 4K running sums need them.
-    static constexpr int kMinBlocks = R <= 2 ? 8 : R <= 4 ? 6 : R <= 7 ? 4 : 2;
-    // Shared memory a block: each warp's batch as float (16 B a word), up to 51 KB at K = 21.
+    static constexpr int kMinBlocks = R <= 2 ? 8 : R <= 4 ? 6 : R <= 7 ? 4 : R <= 10 ? 3 : 2;
+    // Rows of a batch unrolled together: all 8 while the code stays small; two from K = 15, where a
+    // row is over 100 multiply-adds a lane (on the H100 all 8 took 0.173 ms at K = 15 against
+    // 0.165, and 0.405 against 0.339 at K = 31; one or four rows: within 1% at K = 15, 3% and 6%
+    // slower at K = 31).
+    static constexpr int kUnroll = R <= 4 ? kBatch : 2;
+    // Shared memory a block: each warp's batch as float (16 B a word), 20 KB at K = 31.
     static constexpr size_t kSharedBytes = size_t(kWarpsPerBlock) * kBatch * kWords * sizeof(float4);
 };
 
@@ -448,35 +453,35 @@ __global__ void __launch_bounds__(kLanes * kWarpsPerBlock, Walk<R>::kMinBlocks) 
     if (xs >= a.width) return;  // a whole warp; no barrier spans warps
     const int y0 = blockIdx.y * W::kRows;                                // its first output row
     // s[row * kWords + word]: word w holds columns xs + 4 (w - L) .. xs + 4 (w - L) + 3.
-    float4* s = s_batches + warp * W::kBatch * W::kWords;
+    float4* s = s_batches + warp * kBatch * W::kWords;
 
     // A batch: every lane's own word (word L + lane) of each row, and the 2L halo words of each
     // row, halo word n = lane + 32 i being word h = n % 2L (left of the strip if h < L, else right)
     // of row n / 2L.
-    unsigned own[W::kBatch], halo[W::kHaloLoads];
+    unsigned own[kBatch], halo[W::kHaloLoads];
     auto halo_word = [&](int n) { return n % (2 * L) < L ? n % (2 * L) : kLanes + n % (2 * L); };
     auto fetch = [&](int batch) {
-        const int y = y0 - R + batch * W::kBatch;
+        const int y = y0 - R + batch * kBatch;
 #pragma unroll
-        for (int u = 0; u < W::kBatch; ++u) own[u] = load_word(a, xs + kRun * lane, y + u);
+        for (int u = 0; u < kBatch; ++u) own[u] = load_word(a, xs + kRun * lane, y + u);
 #pragma unroll
         for (int i = 0; i < W::kHaloLoads; ++i) {
             const int n = lane + kLanes * i;
-            if (n < W::kBatch * 2 * L) halo[i] = load_word(a, xs + kRun * (halo_word(n) - L), y + n / (2 * L));
+            if (n < kBatch * 2 * L) halo[i] = load_word(a, xs + kRun * (halo_word(n) - L), y + n / (2 * L));
         }
     };
     auto stage = [&] {
 #pragma unroll
-        for (int u = 0; u < W::kBatch; ++u) s[u * W::kWords + L + lane] = word_to_floats(own[u]);
+        for (int u = 0; u < kBatch; ++u) s[u * W::kWords + L + lane] = word_to_floats(own[u]);
 #pragma unroll
         for (int i = 0; i < W::kHaloLoads; ++i) {
             const int n = lane + kLanes * i;
-            if (n < W::kBatch * 2 * L) s[n / (2 * L) * W::kWords + halo_word(n)] = word_to_floats(halo[i]);
+            if (n < kBatch * 2 * L) s[n / (2 * L) * W::kWords + halo_word(n)] = word_to_floats(halo[i]);
         }
     };
 
     const int x = xs + kRun * lane;
-    float sums[W::K][kRun] = {};  // sums[y % K]: the running column sum of output row y
+    float sums[W::K][kRun] = {};  // after input row t, sums[j]: the running column sum of output row t - 2R + j
     fetch(0);
 #pragma unroll 1
     for (int batch = 0; batch < W::kBatches; ++batch) {
@@ -484,8 +489,8 @@ __global__ void __launch_bounds__(kLanes * kWarpsPerBlock, Walk<R>::kMinBlocks) 
         stage();
         __syncwarp();
         if (batch + 1 < W::kBatches) fetch(batch + 1);  // in flight while this batch is summed
-#pragma unroll
-        for (int u = 0; u < W::kBatch; ++u) {
+#pragma unroll W::kUnroll
+        for (int u = 0; u < kBatch; ++u) {
             // Input row t = batch * kBatch + u, image row y0 - R + t. Its floats from x - 4L on:
             // the row pass of column x + g reads v[4L + g + j - R].
             float v[kRun * (2 * L + 1)];
@@ -501,22 +506,21 @@ __global__ void __launch_bounds__(kLanes * kWarpsPerBlock, Walk<R>::kMinBlocks) 
 #pragma unroll
                 for (int j = 0; j < W::K; ++j) rp[g] = fmaf(c_row[j], v[kRun * L + g + j - R], rp[g]);
             }
-            // Row t adds col[i] * rp to output row t - i; batch * kBatch is a multiple of K, so
-            // that row's ring slot is (u - i) mod K, known at compile time.
+            // Row t adds col[i] * rp to output row t - i. Output row t - 2R + j was sums[j + 1]
+            // before this row (t - 1 - 2R + (j + 1)), and takes tap i = 2R - j; the lowest, in
+            // order, reads its neighbour before the neighbour is overwritten. Output row t has
+            // no sum yet: its first tap starts sums[K - 1].
 #pragma unroll
-            for (int i = 0; i < W::K; ++i) {
-                const int slot = ((u - i) % W::K + W::K) % W::K;
+            for (int j = 0; j < W::K; ++j) {
 #pragma unroll
-                for (int g = 0; g < kRun; ++g) sums[slot][g] = fmaf(c_col[i], rp[g], sums[slot][g]);
+                for (int g = 0; g < kRun; ++g)
+                    sums[j][g] = fmaf(c_col[2 * R - j], rp[g], j + 1 < W::K ? sums[j + 1][g] : 0.0f);
             }
-            // Output row t - 2R has had its last tap (i = 2R); its slot starts row t + 1.
-            const int done = (u + 1) % W::K;  // compile-time once unrolled
-            const int y = batch * W::kBatch + u - 2 * R;
+            // Output row t - 2R has had its last tap (i = 2R).
+            const int y = batch * kBatch + u - 2 * R;
             if (y >= 0 && y < W::kRows && y0 + y < a.height && x < a.width)
                 *reinterpret_cast<float4*>(a.d_out + size_t(y0 + y) * a.width + x) =
-                    float4{sums[done][0], sums[done][1], sums[done][2], sums[done][3]};
-#pragma unroll
-            for (int g = 0; g < kRun; ++g) sums[done][g] = 0.0f;
+                    float4{sums[0][0], sums[0][1], sums[0][2], sums[0][3]};
         }
     }
 }
