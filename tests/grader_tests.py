@@ -622,7 +622,8 @@ def archives_are_read_safely():
 
 def known_bad_sets_apply():
     """Every known-bad entry of every lab applies to today's solution, carries all of the lab's
-    student files (a missing one would be graded as the skeleton's) and changes what it names."""
+    student files (a missing one would be graded as the skeleton's), changes what it names, and,
+    where it says it launches no kernel, leaves no launch."""
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         for lab in range(10):
@@ -645,6 +646,13 @@ def known_bad_sets_apply():
                             open(os.path.join(dest, os.path.basename(path))) as g:
                         if f.read() == g.read():
                             problems.append(f"lab {lab} {entry['name']}: {path} is the solution unchanged")
+                if entry.get("launches") == "none":
+                    for name in sorted(os.listdir(dest)):
+                        with open(os.path.join(dest, name)) as f:
+                            left = f.read().count("<<<")
+                        if left:
+                            problems.append(f"lab {lab} {entry['name']}: {name} still has {left} kernel launch(es), "
+                                            "and the entry says it launches none: cover the new launch site")
                 if not entry.get("description") or not entry.get("expect"):
                     problems.append(f"lab {lab} {entry['name']}: no description or expect")
     assert not problems, "\n".join(problems)

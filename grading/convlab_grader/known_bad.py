@@ -8,6 +8,9 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   least this (a timing trick must not make it look faster than it is);
   performance_problem: a text that some timed case's problem holds (the grader refused that case's
   time for this reason, e.g. "forged time").
+An entry with "launches": "none" must launch no kernel anywhere: its edits leave no `<<<` in the
+student files (make test checks it), so that a launch site the reference gains later, which the
+edits do not cover, fails on the CPU rather than quietly passes hidden cases on a GPU.
 An entry with "needs": "isolation" attacks other submissions or the grader's machine: it is only
 graded where the grader runs as root with namespaces (sandbox.Isolation), since elsewhere the
 attack succeeds by design, as the grader's notes say.
