@@ -32,11 +32,19 @@ struct Gradient {
 //   gy = (n[2][0] - n[0][0]) + 2 (n[2][1] - n[0][1]) + (n[2][2] - n[0][2])
 // added left to right as written. Doubling is exact, so a fused multiply-add of the middle term
 // rounds as the separate product and sum do.
-CONVLAB_HD Gradient sobel_gradient(const float n[3][3]) {
+// sobel_from_differences is the same sum from the six differences it is made of, for a kernel
+// that computes each difference once and uses it in three neighbouring gradients.
+CONVLAB_HD Gradient sobel_from_differences(float across_above, float across_middle, float across_below,
+                                           float down_left, float down_middle, float down_right) {
     Gradient g;
-    g.gx = ((n[0][2] - n[0][0]) + 2.0f * (n[1][2] - n[1][0])) + (n[2][2] - n[2][0]);
-    g.gy = ((n[2][0] - n[0][0]) + 2.0f * (n[2][1] - n[0][1])) + (n[2][2] - n[0][2]);
+    g.gx = (across_above + 2.0f * across_middle) + across_below;  // across: column x + 1 minus x - 1
+    g.gy = (down_left + 2.0f * down_middle) + down_right;         // down: row y + 1 minus y - 1
     return g;
+}
+
+CONVLAB_HD Gradient sobel_gradient(const float n[3][3]) {
+    return sobel_from_differences(n[0][2] - n[0][0], n[1][2] - n[1][0], n[2][2] - n[2][0],  //
+                                  n[2][0] - n[0][0], n[2][1] - n[0][1], n[2][2] - n[0][2]);
 }
 
 // |g|^2 = fmaf(gx, gx, gy * gy): the fused form written out, so that no compiler picks another.

@@ -6,18 +6,24 @@
 // rows of its columns in registers: a lane reads its four columns of a row in one 16-byte load,
 // the columns either side of them from its neighbour lanes by shuffles (the warp's two outer
 // lanes read theirs from memory), so each pixel is read once, not nine times. The gradients read
-// 4 B and write 5 B a pixel. Fused, 4 B read and 4 written: the magnitudes never leave registers;
-// a lane keeps its columns' magnitudes and the one either side of them (the neighbours suppression
-// compares), which it computes itself from two smoothed columns either side. A band's first rows
-// repeat the last of the band above (two of 64 rows for the gradients, four fused).
+// 4 B and write 5 B a pixel. Fused, 4 B read and 4 written: the magnitudes never leave registers.
+// A lane computes its columns' magnitudes and every lane one more, for the column either side of
+// the band (lane 0 and lane 31 use them); the rest of the columns either side of a lane's, which
+// suppression compares, come from the neighbour lanes by shuffles. Each difference Sobel sums is
+// taken once a row (sobel_from_differences). A band inside the image, most of them, is walked
+// with no border rule and no test a row. A band's first rows repeat the last of the band above
+// (two of 64 rows for the gradients, four fused).
 //
-// Suppression apart stays a row at a time (5 B read, 4 B written): its taps are one pixel away,
-// which L1 and L2 serve, and its walk was slower. On the H100 at 8192 x 8192 (2026-11-26) the
-// row kernels took 0.405 ms (gradients) and 0.332 (suppression), suppression's walk 0.375; fused,
-// a 32 x 32 shared-memory tile (the skeleton's design) 0.669 ms and a walk of one column a lane
-// 0.503. handouts/lab8.md has these walks' times.
+// Suppression apart: a thread four pixels of a row, every load issued before any is used.
+//
+// On the H100 at 8192 x 8192 (2026-11-26, copy 3000 GB/s): gradients 0.279 ms, suppression 0.265,
+// fused 0.352. Before, in the same session: suppression a thread a pixel 0.332 ms; fused with
+// six magnitudes a lane and no straight path 0.492; the fused walk's suppression by
+// direction_step's switch, and sqrtf on zero gradients, 0.372. handouts/lab8.md has the designs'
+// times.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -35,21 +41,18 @@ constexpr int kWarps = kThreads / 32;
 constexpr unsigned kAllLanes = 0xffffffffu;
 constexpr int kGradientColumns = 4;  // columns a lane, in each walk
 constexpr int kFusedColumns = 4;
+constexpr int kSuppressionColumns = 4;  // a thread's, in suppression apart
 constexpr int kWalkRows = 64;  // a band's rows: the two to four it repeats are a few percent of them
-// Rows in flight, in each walk: as many as keep the registers at or under 80 (the gradients, three
-// blocks an SM) or 128 (the fused walk, two). On the H100 at 8192 x 8192 the fused walk took
-// 0.491 ms with two rows in flight (114 registers) and 0.822 with four (146, one block an SM).
+// Rows in flight, in each walk. The gradients: three, at 80 registers (three blocks an SM). The
+// fused walk: three, the ring of rows a gradient reads (fused_band), at 128 registers (two); on the
+// H100 the fused walk of six magnitudes a lane took 0.491 ms with two rows in flight (114
+// registers) and 0.822 with four (146, one block an SM).
 constexpr int kGradientAhead = 3;
-constexpr int kFusedAhead = 2;
+constexpr int kFusedAhead = 3;
 
 __device__ float smoothed_tap(const CannyArgs& a, int x, int y) {
     const int sx = border_index(x, a.width, a.border), sy = border_index(y, a.height, a.border);
     return sx < 0 || sy < 0 ? 0.0f : a.d_smoothed[size_t(sy) * a.width + sx];
-}
-
-// A magnitude as suppression reads it: 0 outside the image (no border rule).
-__device__ float magnitude_or_zero(const CannyArgs& a, int x, int y) {
-    return x < 0 || y < 0 || x >= a.width || y >= a.height ? 0.0f : a.d_magnitude[size_t(y) * a.width + x];
 }
 
 // The block's largest magnitude into *a.d_max_magnitude: a warp shuffle, then one atomicMax a
@@ -74,6 +77,14 @@ struct Lane {
     int x0, band_x0, lane;
 };
 
+// The column a lane loads for the band's outer column h (h = 0 nearest): lane 0 the left one,
+// every other lane the right one (lane 31 uses it), so that the warp's load touches two addresses
+// and no lane branches on its own.
+template <int kCols>
+__device__ int outer_column(const Lane<kCols>& l, int h) {
+    return l.lane == 0 ? l.band_x0 - 1 - h : l.band_x0 + 32 * kCols + h;
+}
+
 // The warps of the grid take the bands (32 * kCols columns by kWalkRows rows) in turn. For each:
 // walk(lane, y0, y_end), the band's rows [y0, y_end). The loop is the same for every lane of a warp.
 template <int kCols, typename Walk>
@@ -87,32 +98,36 @@ __device__ void for_each_band(const CannyArgs& a, Walk walk) {
     }
 }
 
-// Rows `first` to `last` in order: use(row, load(row)), with kAhead rows always in flight: the
-// loads of rows r + 1 to r + kAhead are issued before row r is used, so a row's load has the
+// Rows `first` to `last` in order: use(row, load(row), slot), with kAhead rows always in flight:
+// the loads of rows r + 1 to r + kAhead are issued before row r is used, so a row's load has the
 // arithmetic of kAhead rows to arrive in (a walk that loaded kAhead rows and then used them all
-// waited for every batch: its loads were in flight only between batches).
+// waited for every batch: its loads were in flight only between batches). The loop is unrolled
+// kAhead times and `slot`, (row - first) % kAhead, is a constant in each copy: values a walk keeps
+// for later rows in arrays indexed by slot stay in the same registers (a window shifted by copies
+// costs a move a value a row). The rows whose loads are all inside [first, last] go round a loop
+// with no test of either, the few left at the end round one that tests each.
 template <int kAhead, typename Load, typename Use>
 __device__ void walk_rows(int first, int last, Load load, Use use) {
     decltype(load(first)) v[kAhead];
 #pragma unroll
     for (int k = 0; k < kAhead; ++k)
         if (first + k <= last) v[k] = load(first + k);
-    for (int r0 = first; r0 <= last; r0 += kAhead) {
+    int r0 = first;
+    for (; r0 + 2 * kAhead - 1 <= last; r0 += kAhead) {  // every row and every load of the group there
+#pragma unroll
+        for (int k = 0; k < kAhead; ++k) {
+            use(r0 + k, v[k], k);
+            v[k] = load(r0 + k + kAhead);
+        }
+    }
+    for (; r0 <= last; r0 += kAhead) {  // the last groups, row by row
 #pragma unroll
         for (int k = 0; k < kAhead; ++k) {
             if (r0 + k > last) break;
-            use(r0 + k, v[k]);
+            use(r0 + k, v[k], k);
             if (r0 + k + kAhead <= last) v[k] = load(r0 + k + kAhead);
         }
     }
-}
-
-// The column a lane loads for the band's outer column h (h = 0 nearest): lane 0 the left one,
-// every other lane the right one (lane 31 uses it), so that the warp's load touches two addresses
-// and no lane branches on its own.
-template <int kCols>
-__device__ int outer_column(const Lane<kCols>& l, int h) {
-    return l.lane == 0 ? l.band_x0 - 1 - h : l.band_x0 + 32 * kCols + h;
 }
 
 // A row of a lane's kCols columns as loaded, with the kHalo columns either side of the warp's band
@@ -153,14 +168,20 @@ template <> struct Word<8> { using type = uint2; };
 template <> struct Word<4> { using type = unsigned; };
 template <> struct Word<2> { using type = unsigned short; };
 
+// kCols consecutive elements from p, aligned to their size together, in one load.
+template <int kCols, typename T>
+__device__ void load_whole(const T* p, T* out) {
+    using W = typename Word<sizeof(T) * kCols>::type;
+    const W w = __ldg(reinterpret_cast<const W*>(p));
+    memcpy(out, &w, sizeof w);
+}
+
 // kCols consecutive elements of a plane from x0, in one load where the row holds them all and the
 // plane's rows are aligned to the load (kVector); otherwise element by element, each by `element`.
 template <bool kVector, int kCols, typename T, typename Element>
 __device__ void load_columns(const T* plane, const CannyArgs& a, int x0, int y, T (&out)[kCols], Element element) {
-    using W = typename Word<sizeof(T) * kCols>::type;
     if (kVector && x0 + kCols <= a.width && y >= 0 && y < a.height) {
-        const W w = __ldg(reinterpret_cast<const W*>(plane + size_t(y) * a.width + x0));
-        memcpy(out, &w, sizeof w);
+        load_whole<kCols>(plane + size_t(y) * a.width + x0, out);
         return;
     }
 #pragma unroll
@@ -200,14 +221,14 @@ __device__ LoadedRow<kCols, kHalo> smoothed_row(const CannyArgs& a, const Lane<k
     return q;
 }
 
-// The Sobel gradient of column x0 + c of the middle row of three (c from -1 to kCols in a halo of 2).
-template <int kCols, int kHalo>
-__device__ Gradient gradient_at(const WideRow<kCols, kHalo> (&rows)[3], int c) {
+// The Sobel gradient of column x0 + c of the middle row of three.
+template <int kCols>
+__device__ Gradient gradient_at(const WideRow<kCols, 1> (&rows)[3], int c) {
     float n[3][3];
 #pragma unroll
     for (int r = 0; r < 3; ++r)
 #pragma unroll
-        for (int j = 0; j < 3; ++j) n[r][j] = rows[r].v[kHalo + c - 1 + j];
+        for (int j = 0; j < 3; ++j) n[r][j] = rows[r].v[c + j];
     return sobel_gradient(n);
 }
 
@@ -217,28 +238,76 @@ __device__ void push(Row (&rows)[3], const Row& row) {
     rows[0] = rows[1], rows[1] = rows[2], rows[2] = row;
 }
 
-// The suppression of column x0 + c of the middle row of three rows of magnitudes, each with one
-// column either side: the neighbours its direction names, by selects, not by an index (an index
-// into registers that is not known when compiling puts them in local memory).
-template <int kCols>
-__device__ float suppress_at(const WideRow<kCols, 1> (&m)[3], int c, EdgeDirection d) {
-    int dx = 0, dy = 0;
-    direction_step(d, &dx, &dy);
-    const float before = dy == 0 ? m[1].v[c] : dx > 0 ? m[0].v[c] : dx == 0 ? m[0].v[c + 1] : m[0].v[c + 2];
-    const float after = dy == 0 ? m[1].v[c + 2] : dx > 0 ? m[2].v[c + 2] : dx == 0 ? m[2].v[c + 1] : m[2].v[c];
-    return suppress(m[1].v[c + 1], before, after);
+// A row of a band inside the image (band_inside): its columns straight, no border rule.
+template <int kCols, int kHalo>
+__device__ LoadedRow<kCols, kHalo> interior_row(const CannyArgs& a, const Lane<kCols>& l, int y) {
+    LoadedRow<kCols, kHalo> q;
+    const float* row = a.d_smoothed + size_t(y) * a.width;
+    load_whole<kCols>(row + l.x0, q.own);
+#pragma unroll
+    for (int h = 0; h < kHalo; ++h) q.outer[h] = __ldg(row + outer_column(l, h));
+    return q;
 }
+
+// Whether a band, and the two rows and columns around it its walk reads, lie inside the image.
+template <int kCols>
+__device__ bool band_inside(const CannyArgs& a, const Lane<kCols>& l, int y0, int y_end) {
+    return l.band_x0 >= 2 && l.band_x0 + 32 * kCols + 2 <= a.width && y0 >= 2 && y_end + 2 <= a.height;
+}
+
+// A row's differences across: column c + 1 minus column c - 1 for each of the lane's columns (the
+// first of sobel_from_differences' arguments), computed once a row for the three gradients that use them.
+template <int kCols, int kSize>
+__device__ void across_differences(const WideRow<kCols, 1>& row, float (&across)[kSize]) {
+    static_assert(kSize >= kCols, "room for the lane's columns");
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) across[c] = row.v[c + 2] - row.v[c];
+}
+
+// The differences down, row y + 1 minus row y - 1, of the lane's columns and the one either side.
+template <int kCols>
+__device__ void down_differences(const WideRow<kCols, 1>& below, const WideRow<kCols, 1>& above, float (&down)[kCols + 2]) {
+#pragma unroll
+    for (int j = 0; j < kCols + 2; ++j) down[j] = below.v[j] - above.v[j];
+}
+
+// The suppression of column x0 + c of a row of magnitudes from it and the rows above and below,
+// each with one column either side: the neighbours its direction names (EdgeDirection's comments),
+// by selects. Not by an index: one into registers that is not known when compiling puts them in
+// local memory. Not by direction_step's switch either: nvcc made it branches, which part a warp
+// wherever its pixels' directions differ.
+template <int kCols>
+__device__ float suppress_at(const WideRow<kCols, 1>& above, const WideRow<kCols, 1>& middle, const WideRow<kCols, 1>& below,
+                             int c, EdgeDirection d) {
+    const bool across = d == EdgeDirection::Horizontal, diagonal = d == EdgeDirection::Diagonal,
+               down = d == EdgeDirection::Vertical;  // otherwise AntiDiagonal
+    const float before = across ? middle.v[c] : diagonal ? above.v[c] : down ? above.v[c + 1] : above.v[c + 2];
+    const float after = across ? middle.v[c + 2] : diagonal ? below.v[c + 2] : down ? below.v[c + 1] : below.v[c];
+    return suppress(middle.v[c + 1], before, after);
+}
+
+// gradient_magnitude, with a zero gradient taken apart: sqrtf leaves its fast path for 0, and
+// takes a call there, while a flat region's gradients are all 0. The same float every time.
+__device__ float magnitude_of(Gradient g) {
+    const float squared = squared_magnitude(g);
+    const float root = sqrtf(squared == 0.0f ? 1.0f : squared);
+    return squared == 0.0f ? 0.0f : root;
+}
+
+// The slots of the rows before a walk's row r in its rings of three: r - 1 and r - 2.
+__device__ constexpr int previous_slot(int k) { return (k + 2) % 3; }
+__device__ constexpr int second_previous_slot(int k) { return (k + 1) % 3; }
 
 // ---- the kernels -------------------------------------------------------------------------------
 
 template <bool kVector>
-__global__ void __launch_bounds__(kThreads) gradients_kernel(CannyArgs a) {
+__global__ void __launch_bounds__(kThreads, 3) gradients_kernel(CannyArgs a) {
     constexpr int kCols = kGradientColumns;
     float largest = 0.0f;
     for_each_band<kCols>(a, [&](const Lane<kCols>& l, int y0, int y_end) {
         WideRow<kCols, 1> s[3];  // smoothed rows r - 2 to r
         walk_rows<kGradientAhead>(y0 - 1, y_end, [&](int r) { return smoothed_row<kVector, kCols, 1>(a, l, r); },
-                  [&](int r, const LoadedRow<kCols, 1>& q) {
+                  [&](int r, const LoadedRow<kCols, 1>& q, int) {
                       push(s, with_neighbours(q, l.lane));
                       if (r < y0 + 1) return;  // rows y0 - 1 and y0 held: row y0 needs y0 + 1
                       float m[kCols];
@@ -246,7 +315,7 @@ __global__ void __launch_bounds__(kThreads) gradients_kernel(CannyArgs a) {
 #pragma unroll
                       for (int c = 0; c < kCols; ++c) {
                           const Gradient g = gradient_at(s, c);
-                          m[c] = gradient_magnitude(g), d[c] = uint8_t(quantise_direction(g));
+                          m[c] = magnitude_of(g), d[c] = uint8_t(quantise_direction(g));
                           if (l.x0 + c < a.width) largest = fmaxf(largest, m[c]);
                       }
                       store_columns<kVector>(a.d_magnitude, a, l.x0, r - 1, m);
@@ -256,62 +325,144 @@ __global__ void __launch_bounds__(kThreads) gradients_kernel(CannyArgs a) {
     block_max_to_global(a, largest);
 }
 
-// Stage 3 apart goes a row at a time, a block a row (grid-stride over the rows), its threads across
-// it: the neighbours a direction names are one pixel away, in the rows above and below, which L1
-// and L2 hold (a walk like the gradients' was slower here: 0.375 against 0.332 ms on the H100).
-__device__ bool inside_frame(const CannyArgs& a, int x, int y) { return x >= 1 && y >= 1 && x + 1 < a.width && y + 1 < a.height; }
+// Stage 3 apart: a thread suppresses four pixels of a row from the magnitudes of its columns and
+// the one either side in the rows above, at and below, every load issued before any is used (a
+// thread a pixel that read its neighbours once its direction had come waited for two loads in a
+// row: 0.332 ms on the H100 at 8192 x 8192). L1 and L2 serve the rows each row is read for.
+__device__ bool inside_image(const CannyArgs& a, int x, int y) { return x >= 0 && y >= 0 && x < a.width && y < a.height; }
 
+// A magnitude as suppression reads it: 0 outside the image (no border rule).
+__device__ float magnitude_or_zero(const CannyArgs& a, int x, int y) {
+    return inside_image(a, x, y) ? a.d_magnitude[size_t(y) * a.width + x] : 0.0f;
+}
+
+// Columns x0 - 1 to x0 + kCols of row y of the magnitudes, 0 outside the image; whole loads where
+// the row holds them all.
+template <bool kVector, int kCols>
+__device__ WideRow<kCols, 1> magnitude_row(const CannyArgs& a, int x0, int y, bool inside) {
+    WideRow<kCols, 1> row;
+    if (kVector && inside) {
+        const float* p = a.d_magnitude + size_t(y) * a.width + x0;
+        row.v[0] = __ldg(p - 1), row.v[kCols + 1] = __ldg(p + kCols);
+        load_whole<kCols>(p, &row.v[1]);
+        return row;
+    }
+#pragma unroll
+    for (int j = 0; j < kCols + 2; ++j) row.v[j] = magnitude_or_zero(a, x0 + j - 1, y);
+    return row;
+}
+
+template <bool kVector>
 __global__ void __launch_bounds__(kThreads) suppression_kernel(CannyArgs a) {
-    for (int y = blockIdx.x; y < a.height; y += gridDim.x) {
-        const size_t row = size_t(y) * a.width;
-        for (int x = threadIdx.x; x < a.width; x += blockDim.x) {
-            int dx = 0, dy = 0;
-            direction_step(EdgeDirection(a.d_direction[row + x]), &dx, &dy);
-            float before, after;
-            if (inside_frame(a, x, y)) {
-                const ptrdiff_t step = ptrdiff_t(dy) * a.width + dx;
-                before = a.d_magnitude[row + x - step], after = a.d_magnitude[row + x + step];
-            } else {
-                before = magnitude_or_zero(a, x - dx, y - dy), after = magnitude_or_zero(a, x + dx, y + dy);
-            }
-            a.d_suppressed[row + x] = suppress(a.d_magnitude[row + x], before, after);
-        }
+    constexpr int kCols = kSuppressionColumns;
+    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
+    if (x0 >= a.width) return;
+    for (int y = blockIdx.y; y < a.height; y += gridDim.y) {
+        // Whole loads where the three rows and the column either side are in the image.
+        const bool inside = x0 >= 1 && x0 + kCols < a.width && y >= 1 && y + 1 < a.height;
+        const WideRow<kCols, 1> above = magnitude_row<kVector, kCols>(a, x0, y - 1, inside);
+        const WideRow<kCols, 1> middle = magnitude_row<kVector, kCols>(a, x0, y, inside);
+        const WideRow<kCols, 1> below = magnitude_row<kVector, kCols>(a, x0, y + 1, inside);
+        uint8_t d[kCols];
+        load_columns<kVector>(a.d_direction, a, x0, y, d, [&](int x, int) { return x < a.width ? a.d_direction[size_t(y) * a.width + x] : uint8_t(0); });
+        float out[kCols];
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) out[c] = suppress_at(above, middle, below, c, EdgeDirection(d[c]));
+        store_columns<kVector>(a.d_suppressed, a, x0, y, out);
     }
 }
 
-// Fused: the walk reads smoothed rows two either side of the band's and keeps three rows of
-// magnitudes one column either side of the lane's (0 outside the image, as suppression reads them).
-template <bool kVector>
-__global__ void __launch_bounds__(kThreads) gradients_suppression_kernel(CannyArgs a) {
+// Fused: a lane's smoothed row with one column either side (near), and `far`, the band's second
+// outer column (outer_column(l, 1)): the gradients of the band's outer columns need it.
+struct FusedRow {
+    WideRow<kFusedColumns, 1> near;
+    float far;
+};
+
+// The differences of the band's outer gradient, one a lane: lane 0's is the column left of the
+// band (taps far, near.v[0], near.v[1]), every other lane's the column right of it (taps
+// near.v[kCols], near.v[kCols + 1], far), which lane 31 uses and the others compute alike rather
+// than branch. Across from a row; down from the lane's differences down (down_differences) and
+// the far columns' own.
+__device__ float outer_across(const FusedRow& f, int lane) {
+    constexpr int n = kFusedColumns;
+    return lane == 0 ? f.near.v[1] - f.far : f.far - f.near.v[n];
+}
+
+__device__ void outer_down(const float (&down)[kFusedColumns + 2], float down_far, int lane, float (&out)[3]) {
+    constexpr int n = kFusedColumns;
+    out[0] = lane == 0 ? down_far : down[n];
+    out[1] = lane == 0 ? down[0] : down[n + 1];
+    out[2] = lane == 0 ? down[1] : down_far;
+}
+
+// The walk of one band. It reads smoothed rows two either side of the band's. For row r it takes
+// the differences across; then the gradients of row r - 1 (the lane's columns and the band's outer
+// one, 0 outside the image, as suppression reads them), the column either side of the lane's by
+// shuffles; then row r - 2's suppression. Every value kept for later rows is in a ring of three
+// (walk_rows). kInside: a band_inside band, read straight and with no magnitude to zero.
+template <bool kVector, bool kInside>
+__device__ void fused_band(const CannyArgs& a, const Lane<kFusedColumns>& l, int y0, int y_end, float& largest) {
     constexpr int kCols = kFusedColumns;
+    static_assert(kFusedAhead == 3, "the rows in flight are the ring of the three rows a gradient reads");
+    FusedRow s[3];                // smoothed rows
+    float across[3][kCols + 1];   // their differences across: the lane's columns, then the outer one
+    WideRow<kCols, 1> m[3];       // magnitude rows
+    EdgeDirection dir[3][kCols];  // direction rows
+    const int outer_x = outer_column(l, 0);
+    const bool columns_inside = l.band_x0 >= 1 && l.band_x0 + 32 * kCols < a.width;  // with the outer ones
+    const auto load = [&](int r) {
+        if constexpr (kInside)
+            return interior_row<kCols, 2>(a, l, r);
+        else
+            return smoothed_row<kVector, kCols, 2>(a, l, r);
+    };
+    walk_rows<kFusedAhead>(y0 - 2, y_end + 1, load, [&](int r, const LoadedRow<kCols, 2>& q, int k) {
+        LoadedRow<kCols, 1> near;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) near.own[c] = q.own[c];
+        near.outer[0] = q.outer[0];
+        s[k] = FusedRow{with_neighbours(near, l.lane), q.outer[1]};
+        across_differences(s[k].near, across[k]);
+        across[k][kCols] = outer_across(s[k], l.lane);
+        if (r < y0) return;  // rows r - 2 to r held: row r - 1's gradients
+        const int above = second_previous_slot(k), middle = previous_slot(k), y = r - 1;
+        float down[kCols + 2], outer[3];
+        down_differences(s[k].near, s[above].near, down);
+        outer_down(down, s[k].far - s[above].far, l.lane, outer);
+        LoadedRow<kCols, 1> magnitude;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) {
+            const Gradient g = sobel_from_differences(across[above][c], across[middle][c], across[k][c], down[c], down[c + 1], down[c + 2]);
+            magnitude.own[c] = magnitude_of(g), dir[middle][c] = quantise_direction(g);
+        }
+        magnitude.outer[0] = magnitude_of(
+            sobel_from_differences(across[above][kCols], across[middle][kCols], across[k][kCols], outer[0], outer[1], outer[2]));
+        if (!kInside && (!columns_inside || y < 0 || y >= a.height)) {  // the same branch for the whole warp
+#pragma unroll
+            for (int c = 0; c < kCols; ++c)
+                if (!inside_image(a, l.x0 + c, y)) magnitude.own[c] = 0.0f;
+            if (!inside_image(a, outer_x, y)) magnitude.outer[0] = 0.0f;
+        }
+        m[middle] = with_neighbours(magnitude, l.lane);
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) largest = fmaxf(largest, magnitude.own[c]);  // 0 outside
+        if (r < y0 + 2) return;  // row y0's below neighbour is row y0 + 1
+        float out[kCols];
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) out[c] = suppress_at(m[k], m[above], m[middle], c, dir[above][c]);
+        store_columns<kVector>(a.d_suppressed, a, l.x0, r - 2, out);
+    });
+}
+
+template <bool kVector>
+__global__ void __launch_bounds__(kThreads, 2) gradients_suppression_kernel(CannyArgs a) {
     float largest = 0.0f;
-    for_each_band<kCols>(a, [&](const Lane<kCols>& l, int y0, int y_end) {
-        WideRow<kCols, 2> s[3];  // smoothed rows r - 2 to r
-        WideRow<kCols, 1> m[3];  // magnitude rows r - 3 to r - 1
-        EdgeDirection older[kCols] = {}, newer[kCols] = {};  // directions of rows r - 2 and r - 1
-        walk_rows<kFusedAhead>(y0 - 2, y_end + 1, [&](int r) { return smoothed_row<kVector, kCols, 2>(a, l, r); },
-                  [&](int r, const LoadedRow<kCols, 2>& q) {
-                      push(s, with_neighbours(q, l.lane));
-                      if (r < y0) return;  // rows r - 2 to r held: row r - 1's magnitudes
-                      const int y = r - 1;
-                      WideRow<kCols, 1> row;
-#pragma unroll
-                      for (int c = -1; c <= kCols; ++c) {
-                          const Gradient g = gradient_at(s, c);
-                          const bool inside = y >= 0 && y < a.height && l.x0 + c >= 0 && l.x0 + c < a.width;
-                          row.v[c + 1] = inside ? gradient_magnitude(g) : 0.0f;
-                          if (c >= 0 && c < kCols) older[c] = newer[c], newer[c] = quantise_direction(g);
-                      }
-                      push(m, row);
-                      if (r < y0 + 2) return;  // row y0's below neighbour is row y0 + 1
-                      float out[kCols];
-#pragma unroll
-                      for (int c = 0; c < kCols; ++c) {
-                          out[c] = suppress_at(m, c, older[c]);
-                          largest = fmaxf(largest, m[1].v[c + 1]);  // 0 outside the image
-                      }
-                      store_columns<kVector>(a.d_suppressed, a, l.x0, r - 2, out);
-                  });
+    for_each_band<kFusedColumns>(a, [&](const Lane<kFusedColumns>& l, int y0, int y_end) {
+        if (kVector && band_inside(a, l, y0, y_end))
+            fused_band<kVector, true>(a, l, y0, y_end, largest);
+        else
+            fused_band<kVector, false>(a, l, y0, y_end, largest);
     });
     block_max_to_global(a, largest);
 }
@@ -344,8 +495,15 @@ void launch_canny_gradients(const CannyArgs& a) {
     CUDA_CHECK_LAUNCH();
 }
 
+// A block kSuppressionColumns * kThreads columns of a row, the grid's rows striding down.
 void launch_canny_suppression(const CannyArgs& a) {
-    suppression_kernel<<<stride_grid_blocks(), kThreads>>>(a);
+    constexpr int kBlockColumns = kSuppressionColumns * kThreads;
+    const int across = (a.width + kBlockColumns - 1) / kBlockColumns;
+    const dim3 grid(across, std::max(1, std::min(a.height, stride_grid_blocks() / across)));
+    if (rows_aligned(a))
+        suppression_kernel<true><<<grid, kThreads>>>(a);
+    else
+        suppression_kernel<false><<<grid, kThreads>>>(a);
     CUDA_CHECK_LAUNCH();
 }
 
