@@ -165,6 +165,10 @@ build/obj/common/bench/%.o: common/bench/%.cpp $(CONFIG_STAMP) | deps-bench
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
+# The GPU suite's check of common/exact_sqrt.cuh against sqrtf (tests/gpu_lab8.py runs it).
+build/bin/gpu_exact_sqrt: build/obj/tests/gpu_exact_sqrt.o
+	$(link)
+
 build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 

@@ -7,7 +7,7 @@ import os
 import shutil
 import tempfile
 
-from testkit import ROOT, lab, lab_json, sanitizer_clean
+from testkit import ROOT, lab, lab_json, make, run, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 SHAPES = ["1x1", "1x7", "7x1", "2x3", "31x33", "33x31", "65x63", "300x77", "1031x769", "257x1025"]
@@ -115,6 +115,14 @@ def sanitizer(tool):
                            "--mask", "gauss:5:1.4", "--border", "mirror", "--image", "synthetic"])
 
 
+def exact_sqrt():
+    """The solution's kernels take their roots by common/exact_sqrt.cuh's fast path where it holds:
+    it must give sqrtf's bits on every float in its range, on this GPU."""
+    make("build/bin/gpu_exact_sqrt")
+    status, out, err = run([os.path.join(ROOT, "build", "bin", "gpu_exact_sqrt")], timeout=120)
+    assert status == 0 and " 0 differ" in out, f"exit {status}: {out}{err[-2000:]}"
+
+
 def tests():
     """As gpu_suite.tests: (name, fn, *args, alone)."""
     found = [(f"lab8 GPU: every stage exact at {s}, every border", shape_case, s, False) for s in SHAPES]
@@ -125,6 +133,7 @@ def tests():
         ("lab8 GPU: the grader's raw results and trusted compare, which catches one changed direction",
          raw_results_and_compare, False),
         ("lab8 GPU: untouched skeleton reports every stage not implemented", skeleton_fails_cleanly, False),
+        ("lab8 GPU: exact_sqrt.cuh's fast path gives sqrtf's bits on every float in its range", exact_sqrt, True),
     ]
     found += [(f"lab8 GPU: compute-sanitizer {tool} finds nothing", sanitizer, tool, False)
               for tool in ("memcheck", "racecheck", "synccheck")]

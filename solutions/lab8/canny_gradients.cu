@@ -16,11 +16,13 @@
 //
 // Suppression apart: a thread four pixels of a row, every load issued before any is used.
 //
-// On the H100 at 8192 x 8192 (2026-11-26, copy 3000 GB/s): gradients 0.279 ms, suppression 0.265,
-// fused 0.352. Before, in the same session: suppression a thread a pixel 0.332 ms; fused with
-// six magnitudes a lane and no straight path 0.492; the fused walk's suppression by
-// direction_step's switch, and sqrtf on zero gradients, 0.372. handouts/lab8.md has the designs'
-// times.
+// The roots: exact_sqrt.cuh's fast path, a row's together, sqrtf only where one is outside it.
+//
+// On the H100 at 8192 x 8192 (2026-11-26, copy 2997 GB/s): gradients 0.288 ms, suppression 0.259,
+// fused 0.317. Before, in the same session: suppression a thread a pixel 0.332 ms; fused with six
+// magnitudes a lane and no straight path 0.492; then its suppression by direction_step's switch,
+// and sqrtf on zero gradients, 0.372; then a sqrtf a root, 0.352. handouts/lab8.md has the
+// designs' times.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,6 +31,7 @@
 
 #include "common/canny_rules.hpp"
 #include "common/cuda_check.cuh"
+#include "common/exact_sqrt.cuh"
 #include "common/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
 
@@ -44,7 +47,7 @@ constexpr int kFusedColumns = 4;
 constexpr int kSuppressionColumns = 4;  // a thread's, in suppression apart
 constexpr int kWalkRows = 64;  // a band's rows: the two to four it repeats are a few percent of them
 // Rows in flight, in each walk. The gradients: three, at 80 registers (three blocks an SM; the
-// kernel's __launch_bounds__ holds it there, at the cost of 20 bytes spilled). The fused walk:
+// kernel's __launch_bounds__ holds it there, at the cost of 12 bytes spilled). The fused walk:
 // three, the ring of rows a gradient reads (fused_band), at 128 registers (two); on the
 // H100 the fused walk of six magnitudes a lane took 0.491 ms with two rows in flight (114
 // registers) and 0.822 with four (146, one block an SM).
@@ -274,25 +277,40 @@ __device__ void down_differences(const WideRow<kCols, 1>& below, const WideRow<k
 
 // The suppression of column x0 + c of a row of magnitudes from it and the rows above and below,
 // each with one column either side: the neighbours its direction names (EdgeDirection's comments),
-// by selects. Not by an index: one into registers that is not known when compiling puts them in
-// local memory. Not by direction_step's switch either: nvcc made it branches, which part a warp
-// wherever its pixels' directions differ.
+// by selects on the direction's two bits: bit 1 for Vertical and AntiDiagonal, bit 0 for Diagonal
+// and AntiDiagonal. Not by an index: one into registers that is not known when compiling puts them
+// in local memory. Not by direction_step's switch either: nvcc made it branches, which part a
+// warp wherever its pixels' directions differ.
 template <int kCols>
 __device__ float suppress_at(const WideRow<kCols, 1>& above, const WideRow<kCols, 1>& middle, const WideRow<kCols, 1>& below,
                              int c, EdgeDirection d) {
-    const bool across = d == EdgeDirection::Horizontal, diagonal = d == EdgeDirection::Diagonal,
-               down = d == EdgeDirection::Vertical;  // otherwise AntiDiagonal
-    const float before = across ? middle.v[c] : diagonal ? above.v[c] : down ? above.v[c + 1] : above.v[c + 2];
-    const float after = across ? middle.v[c + 2] : diagonal ? below.v[c + 2] : down ? below.v[c + 1] : below.v[c];
+    static_assert(int(EdgeDirection::Horizontal) == 0 && int(EdgeDirection::Diagonal) == 1 &&
+                      int(EdgeDirection::Vertical) == 2 && int(EdgeDirection::AntiDiagonal) == 3,
+                  "the directions' bits");
+    const bool bit1 = int(d) & 2, bit0 = int(d) & 1;
+    const float before = bit1 ? (bit0 ? above.v[c + 2] : above.v[c + 1]) : (bit0 ? above.v[c] : middle.v[c]);
+    const float after = bit1 ? (bit0 ? below.v[c] : below.v[c + 1]) : (bit0 ? below.v[c + 2] : middle.v[c + 2]);
     return suppress(middle.v[c + 1], before, after);
 }
 
-// gradient_magnitude, with a zero gradient taken apart: sqrtf leaves its fast path for 0, and
-// takes a call there, while a flat region's gradients are all 0. The same float every time.
-__device__ float magnitude_of(Gradient g) {
-    const float squared = squared_magnitude(g);
-    const float root = sqrtf(squared == 0.0f ? 1.0f : squared);
-    return squared == 0.0f ? 0.0f : root;
+// The magnitudes of kN gradients, gradient_magnitude's floats: their roots by exact_sqrt.cuh's fast
+// path, with sqrtf only where a lane has one outside its range, 0 apart (its root is 0; sqrtf leaves
+// its fast path there, and a flat region's gradients are all 0).
+template <int kN>
+__device__ void magnitudes_of(const Gradient (&g)[kN], float (&m)[kN]) {
+    float squared[kN];
+    bool outside = false;
+#pragma unroll
+    for (int i = 0; i < kN; ++i) {
+        squared[i] = squared_magnitude(g[i]);
+        outside |= !sqrt_fast_range(squared[i]) && squared[i] != 0.0f;
+        m[i] = squared[i] == 0.0f ? 0.0f : sqrt_fast_path(squared[i]);
+    }
+    if (outside) {
+#pragma unroll
+        for (int i = 0; i < kN; ++i)
+            if (!sqrt_fast_range(squared[i])) m[i] = sqrtf(squared[i]);
+    }
 }
 
 // The slots of the rows before a walk's row r in its rings of three: r - 1 and r - 2.
@@ -313,14 +331,15 @@ __global__ void __launch_bounds__(kThreads, 3) gradients_kernel(CannyArgs a) {
                   [&](int r, const LoadedRow<kCols, 1>& q, int) {
                       push(s, with_neighbours(q, l.lane));
                       if (r < y0 + 1) return;  // rows y0 - 1 and y0 held: row y0 needs y0 + 1
+                      Gradient g[kCols];
                       float m[kCols];
                       uint8_t d[kCols];
 #pragma unroll
-                      for (int c = 0; c < kCols; ++c) {
-                          const Gradient g = gradient_at(s, c);
-                          m[c] = magnitude_of(g), d[c] = uint8_t(quantise_direction(g));
+                      for (int c = 0; c < kCols; ++c) g[c] = gradient_at(s, c), d[c] = uint8_t(quantise_direction(g[c]));
+                      magnitudes_of(g, m);
+#pragma unroll
+                      for (int c = 0; c < kCols; ++c)
                           if (l.x0 + c < a.width) largest = fmaxf(largest, m[c]);
-                      }
                       store_columns<kVector>(a.d_magnitude, a, l.x0, r - 1, m);
                       store_columns<kVector>(a.d_direction, a, l.x0, r - 1, d);
                   });
@@ -433,14 +452,19 @@ __device__ void fused_band(const CannyArgs& a, const Lane<kFusedColumns>& l, int
         float down[kCols + 2], outer[3];
         down_differences(s[k].near, s[above].near, down);
         outer_down(down, s[k].far - s[above].far, l.lane, outer);
-        LoadedRow<kCols, 1> magnitude;
+        Gradient g[kCols + 1];  // the lane's columns, then the outer one
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
-            const Gradient g = sobel_from_differences(across[above][c], across[middle][c], across[k][c], down[c], down[c + 1], down[c + 2]);
-            magnitude.own[c] = magnitude_of(g), dir[middle][c] = quantise_direction(g);
+            g[c] = sobel_from_differences(across[above][c], across[middle][c], across[k][c], down[c], down[c + 1], down[c + 2]);
+            dir[middle][c] = quantise_direction(g[c]);
         }
-        magnitude.outer[0] = magnitude_of(
-            sobel_from_differences(across[above][kCols], across[middle][kCols], across[k][kCols], outer[0], outer[1], outer[2]));
+        g[kCols] = sobel_from_differences(across[above][kCols], across[middle][kCols], across[k][kCols], outer[0], outer[1], outer[2]);
+        float magnitudes[kCols + 1];
+        magnitudes_of(g, magnitudes);
+        LoadedRow<kCols, 1> magnitude;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) magnitude.own[c] = magnitudes[c];
+        magnitude.outer[0] = magnitudes[kCols];
         if (!kInside && (!columns_inside || y < 0 || y >= a.height)) {  // the same branch for the whole warp
 #pragma unroll
             for (int c = 0; c < kCols; ++c)
