@@ -11,8 +11,9 @@
 // the band (lane 0 and lane 31 use them); the rest of the columns either side of a lane's, which
 // suppression compares, come from the neighbour lanes by shuffles. Each difference Sobel sums is
 // taken once a row (sobel_from_differences). A band inside the image, most of them, is walked
-// with no border rule and no test a row. A band's first rows repeat the last of the band above
-// (two of 64 rows for the gradients, four fused).
+// with no border rule and no test a row; fused, its rows come through shared memory, copied
+// asynchronously twelve rows ahead, and each band is a block of one warp. A band's first rows
+// repeat the last of the band above (two of 64 rows for the gradients, four fused).
 //
 // Suppression apart: a thread four pixels of a row, every load issued before any is used.
 //
@@ -21,8 +22,10 @@
 // On the H100 at 8192 x 8192 (2026-11-26, copy 2997 GB/s): gradients 0.288 ms, suppression 0.259,
 // fused 0.317. Before, in the same session: suppression a thread a pixel 0.332 ms; fused with six
 // magnitudes a lane and no straight path 0.492; then its suppression by direction_step's switch,
-// and sqrtf on zero gradients, 0.372; then a sqrtf a root, 0.352. handouts/lab8.md has the
-// designs' times.
+// and sqrtf on zero gradients, 0.372; then a sqrtf a root, 0.352. The next session, fused, each
+// against the one before in the same run: blocks of one warp 0.313 against 0.325; sqrtf's slow
+// path out of line 0.307 against 0.314; rows staged in shared memory 0.300 against 0.308.
+// handouts/lab8.md has the designs' times.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -48,7 +51,7 @@ constexpr int kSuppressionColumns = 4;  // a thread's, in suppression apart
 constexpr int kWalkRows = 64;  // a band's rows: the two to four it repeats are a few percent of them
 // Rows in flight, in each walk. The gradients: three, at 80 registers (three blocks an SM; the
 // kernel's __launch_bounds__ holds it there, at the cost of 12 bytes spilled). The fused walk:
-// three, the ring of rows a gradient reads (fused_band), at 128 registers (two); on the
+// three, the ring of rows a gradient reads (fused_band), at 128 registers (16 warps an SM); on the
 // H100 the fused walk of six magnitudes a lane took 0.491 ms with two rows in flight (114
 // registers) and 0.822 with four (146, one block an SM).
 constexpr int kGradientAhead = 3;
@@ -59,11 +62,24 @@ __device__ float smoothed_tap(const CannyArgs& a, int x, int y) {
     return sx < 0 || sy < 0 ? 0.0f : a.d_smoothed[size_t(sy) * a.width + sx];
 }
 
-// The block's largest magnitude into *a.d_max_magnitude: a warp shuffle, then one atomicMax a
-// block on the float's bits (non-negative floats order as their bits do).
+// The largest of a warp's m, in every lane.
+__device__ float warp_max(float m) {
+    for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(kAllLanes, m, offset));
+    return m;
+}
+
+// The largest m of a block of one warp into *a.d_max_magnitude: one atomicMax on the float's bits
+// (non-negative floats order as their bits do).
+__device__ void warp_max_to_global(const CannyArgs& a, float m) {
+    m = warp_max(m);
+    if (threadIdx.x == 0 && m > 0.0f) atomicMax(a.d_max_magnitude, __float_as_uint(m));
+}
+
+// The block's largest magnitude into *a.d_max_magnitude: the warps' by shuffles, then one
+// atomicMax a block.
 __device__ void block_max_to_global(const CannyArgs& a, float m) {
     __shared__ float s_warp_max[kWarps];
-    for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(kAllLanes, m, offset));
+    m = warp_max(m);
     if (threadIdx.x % 32 == 0) s_warp_max[threadIdx.x / 32] = m;
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -95,8 +111,8 @@ template <int kCols, typename Walk>
 __device__ void for_each_band(const CannyArgs& a, Walk walk) {
     constexpr int kBandColumns = 32 * kCols;
     const int bands_x = (a.width + kBandColumns - 1) / kBandColumns, bands_y = (a.height + kWalkRows - 1) / kWalkRows;
-    const int step = gridDim.x * kWarps, lane = threadIdx.x % 32;
-    for (int band = blockIdx.x * kWarps + threadIdx.x / 32; band < bands_x * bands_y; band += step) {
+    const int warps = blockDim.x / 32, step = gridDim.x * warps, lane = threadIdx.x % 32;
+    for (int band = blockIdx.x * warps + threadIdx.x / 32; band < bands_x * bands_y; band += step) {
         const int y0 = band / bands_x * kWalkRows, band_x0 = band % bands_x * kBandColumns;
         walk(Lane<kCols>{band_x0 + kCols * lane, band_x0, lane}, y0, min(y0 + kWalkRows, a.height));
     }
@@ -253,6 +269,59 @@ __device__ LoadedRow<kCols, kHalo> interior_row(const CannyArgs& a, const Lane<k
     return q;
 }
 
+// ---- rows staged in shared memory: the fused walk's bands inside the image --------------------
+// A row's loads are issued kStagedAhead rows before walk_rows loads it, as asynchronous copies
+// into shared memory, which hold no registers while in flight: loads three rows ahead in
+// registers still waited for memory at the top of the walk's loop (a quarter of its stalls on the
+// H100). On the H100 at 8192 x 8192: 12 ahead 0.300 ms, 6 ahead 0.310, 14 ahead (16 slots) 0.324.
+// Asynchronous copies are sm_80's: on older GPUs a band inside the image loads its rows as the
+// gradients walk does (interior_row).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr bool kStagedRows = false;
+#else
+constexpr bool kStagedRows = true;
+#endif
+constexpr int kStagedAhead = 12;
+constexpr int kStages = 16;  // slots, a power of two above kStagedAhead
+static_assert((kStages & (kStages - 1)) == 0 && kStages > kStagedAhead, "slots for the rows in flight and the one read");
+
+struct StagedRows {  // a warp's: the lanes' columns and the outer pair each lane loads
+    float4 own[kStages][32];
+    float2 outer[kStages][32];
+};
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+__device__ unsigned shared_address(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
+#endif
+
+// Issues the copies of row y into slot `slot` as one group (an empty group where `real` is false,
+// so that every row counts one). The outer pair: the two outer columns the lane loads, lower first.
+__device__ void stage_row(StagedRows& st, const CannyArgs& a, const Lane<kFusedColumns>& l, int y, int slot, bool real) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    if (real) {
+        const float* row = a.d_smoothed + size_t(y) * a.width;
+        const int lower_outer = min(outer_column(l, 0), outer_column(l, 1));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(&st.own[slot][l.lane])), "l"(row + l.x0)
+                     : "memory");
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(shared_address(&st.outer[slot][l.lane])),
+                     "l"(row + lower_outer)
+                     : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+// The row in slot `slot`, once all but the last kStagedAhead groups have arrived.
+__device__ LoadedRow<kFusedColumns, 2> staged_row(const StagedRows& st, const Lane<kFusedColumns>& l, int slot) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(kStagedAhead) : "memory");
+#endif
+    const float4 own = st.own[slot][l.lane];
+    const float2 pair = st.outer[slot][l.lane];
+    const bool left = l.lane == 0;  // lane 0's outer columns are left of the band, the nearest the higher
+    return LoadedRow<kFusedColumns, 2>{{own.x, own.y, own.z, own.w}, {left ? pair.y : pair.x, left ? pair.x : pair.y}};
+}
+
 // Whether a band, and the two rows and columns around it its walk reads, lie inside the image.
 template <int kCols>
 __device__ bool band_inside(const CannyArgs& a, const Lane<kCols>& l, int y0, int y_end) {
@@ -293,24 +362,37 @@ __device__ float suppress_at(const WideRow<kCols, 1>& above, const WideRow<kCols
     return suppress(middle.v[c + 1], before, after);
 }
 
+template <int kN>
+struct Floats {
+    float v[kN];
+};
+
+// m, with sqrtf's root of each squared outside sqrt_fast_range. Out of line: a lane rarely has
+// one, and inline, each row's copy of sqrtf's slow path was code the walk's fetch jumped over.
+template <int kN>
+__device__ __noinline__ Floats<kN> roots_outside_fast_range(Floats<kN> squared, Floats<kN> m) {
+#pragma unroll
+    for (int i = 0; i < kN; ++i)
+        if (!sqrt_fast_range(squared.v[i])) m.v[i] = sqrtf(squared.v[i]);
+    return m;
+}
+
 // The magnitudes of kN gradients, gradient_magnitude's floats: their roots by exact_sqrt.cuh's fast
 // path, with sqrtf only where a lane has one outside its range, 0 apart (its root is 0; sqrtf leaves
 // its fast path there, and a flat region's gradients are all 0).
 template <int kN>
 __device__ void magnitudes_of(const Gradient (&g)[kN], float (&m)[kN]) {
-    float squared[kN];
+    Floats<kN> squared, roots;
     bool outside = false;
 #pragma unroll
     for (int i = 0; i < kN; ++i) {
-        squared[i] = squared_magnitude(g[i]);
-        outside |= !sqrt_fast_range(squared[i]) && squared[i] != 0.0f;
-        m[i] = squared[i] == 0.0f ? 0.0f : sqrt_fast_path(squared[i]);
+        squared.v[i] = squared_magnitude(g[i]);
+        outside |= !sqrt_fast_range(squared.v[i]) && squared.v[i] != 0.0f;
+        roots.v[i] = squared.v[i] == 0.0f ? 0.0f : sqrt_fast_path(squared.v[i]);
     }
-    if (outside) {
+    if (outside) roots = roots_outside_fast_range(squared, roots);
 #pragma unroll
-        for (int i = 0; i < kN; ++i)
-            if (!sqrt_fast_range(squared[i])) m[i] = sqrtf(squared[i]);
-    }
+    for (int i = 0; i < kN; ++i) m[i] = roots.v[i];
 }
 
 // The slots of the rows before a walk's row r in its rings of three: r - 1 and r - 2.
@@ -433,13 +515,24 @@ __device__ void fused_band(const CannyArgs& a, const Lane<kFusedColumns>& l, int
     EdgeDirection dir[3][kCols];  // direction rows
     const int outer_x = outer_column(l, 0);
     const bool columns_inside = l.band_x0 >= 1 && l.band_x0 + 32 * kCols < a.width;  // with the outer ones
+    __shared__ StagedRows staged;  // a block is one warp
+    const int first = y0 - 2, last = y_end + 1;
+    if constexpr (kInside && kStagedRows) {
+#pragma unroll
+        for (int i = 0; i < kStagedAhead; ++i) stage_row(staged, a, l, first + i, i, first + i <= last);
+    }
     const auto load = [&](int r) {
-        if constexpr (kInside)
+        if constexpr (kInside && kStagedRows) {
+            const int ahead = r + kStagedAhead;
+            stage_row(staged, a, l, ahead, (ahead - first) & (kStages - 1), ahead <= last);
+            return staged_row(staged, l, (r - first) & (kStages - 1));
+        } else if constexpr (kInside) {
             return interior_row<kCols, 2>(a, l, r);
-        else
+        } else {
             return smoothed_row<kVector, kCols, 2>(a, l, r);
+        }
     };
-    walk_rows<kFusedAhead>(y0 - 2, y_end + 1, load, [&](int r, const LoadedRow<kCols, 2>& q, int k) {
+    walk_rows<kFusedAhead>(first, last, load, [&](int r, const LoadedRow<kCols, 2>& q, int k) {
         LoadedRow<kCols, 1> near;
 #pragma unroll
         for (int c = 0; c < kCols; ++c) near.own[c] = q.own[c];
@@ -482,8 +575,9 @@ __device__ void fused_band(const CannyArgs& a, const Lane<kFusedColumns>& l, int
     });
 }
 
+// Blocks of one warp (launch_canny_gradients_suppression), 16 an SM at 128 registers.
 template <bool kVector>
-__global__ void __launch_bounds__(kThreads, 2) gradients_suppression_kernel(CannyArgs a) {
+__global__ void __launch_bounds__(32, 16) gradients_suppression_kernel(CannyArgs a) {
     float largest = 0.0f;
     for_each_band<kFusedColumns>(a, [&](const Lane<kFusedColumns>& l, int y0, int y_end) {
         if (kVector && band_inside(a, l, y0, y_end))
@@ -491,7 +585,7 @@ __global__ void __launch_bounds__(kThreads, 2) gradients_suppression_kernel(Cann
         else
             fused_band<kVector, false>(a, l, y0, y_end, largest);
     });
-    block_max_to_global(a, largest);
+    warp_max_to_global(a, largest);
 }
 
 __global__ void __launch_bounds__(kThreads) thresholds_kernel(CannyArgs a) {
@@ -534,11 +628,16 @@ void launch_canny_suppression(const CannyArgs& a) {
     CUDA_CHECK_LAUNCH();
 }
 
+// The fused walk: a block of one warp a band, so that a warp that finishes its band makes room at
+// once for the next. In blocks of eight warps striding over the bands, the warps that finished
+// first waited for the last at the block's barrier: a fifth of the walk's stalls on the H100.
 void launch_canny_gradients_suppression(const CannyArgs& a) {
+    constexpr int kBandColumns = 32 * kFusedColumns;
+    const int bands = (a.width + kBandColumns - 1) / kBandColumns * ((a.height + kWalkRows - 1) / kWalkRows);
     if (rows_aligned(a))
-        gradients_suppression_kernel<true><<<stride_grid_blocks(), kThreads>>>(a);
+        gradients_suppression_kernel<true><<<bands, 32>>>(a);
     else
-        gradients_suppression_kernel<false><<<stride_grid_blocks(), kThreads>>>(a);
+        gradients_suppression_kernel<false><<<bands, 32>>>(a);
     CUDA_CHECK_LAUNCH();
 }
 
