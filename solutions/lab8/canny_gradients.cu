@@ -105,15 +105,31 @@ __device__ int outer_column(const Lane<kCols>& l, int h) {
     return l.lane == 0 ? l.band_x0 - 1 - h : l.band_x0 + 32 * kCols + h;
 }
 
-// The warps of the grid take the bands (32 * kCols columns by kWalkRows rows) in turn. For each:
-// walk(lane, y0, y_end), the band's rows [y0, y_end). The loop is the same for every lane of a warp.
-template <int kCols, typename Walk>
+// Band i's place (column, row) among bands_x by bands_y bands: with kEdgesFirst, the bands at the
+// image's edges first (the first and last rows of bands, then the first and last columns of the
+// rest), which walk by the border rule, several times slower than the rest: given out last, they
+// were the walk's tail. Otherwise row by row.
+template <bool kEdgesFirst>
+__device__ int2 band_place(int i, int bands_x, int bands_y) {
+    if (!kEdgesFirst || bands_x < 3 || bands_y < 3) return make_int2(i % bands_x, i / bands_x);
+    if (i < 2 * bands_x) return make_int2(i % bands_x, i < bands_x ? 0 : bands_y - 1);
+    i -= 2 * bands_x;
+    if (i < 2 * (bands_y - 2)) return make_int2(i % 2 == 0 ? 0 : bands_x - 1, 1 + i / 2);
+    i -= 2 * (bands_y - 2);
+    return make_int2(1 + i % (bands_x - 2), 1 + i / (bands_x - 2));
+}
+
+// The warps of the grid take the bands (32 * kCols columns by kWalkRows rows) in turn, in the
+// order band_place gives. For each: walk(lane, y0, y_end), the band's rows [y0, y_end). The loop
+// is the same for every lane of a warp.
+template <int kCols, bool kEdgesFirst, typename Walk>
 __device__ void for_each_band(const CannyArgs& a, Walk walk) {
     constexpr int kBandColumns = 32 * kCols;
     const int bands_x = (a.width + kBandColumns - 1) / kBandColumns, bands_y = (a.height + kWalkRows - 1) / kWalkRows;
     const int warps = blockDim.x / 32, step = gridDim.x * warps, lane = threadIdx.x % 32;
     for (int band = blockIdx.x * warps + threadIdx.x / 32; band < bands_x * bands_y; band += step) {
-        const int y0 = band / bands_x * kWalkRows, band_x0 = band % bands_x * kBandColumns;
+        const int2 place = band_place<kEdgesFirst>(band, bands_x, bands_y);
+        const int y0 = place.y * kWalkRows, band_x0 = place.x * kBandColumns;
         walk(Lane<kCols>{band_x0 + kCols * lane, band_x0, lane}, y0, min(y0 + kWalkRows, a.height));
     }
 }
@@ -405,7 +421,7 @@ template <bool kVector>
 __global__ void __launch_bounds__(kThreads, 3) gradients_kernel(CannyArgs a) {
     constexpr int kCols = kGradientColumns;
     float largest = 0.0f;
-    for_each_band<kCols>(a, [&](const Lane<kCols>& l, int y0, int y_end) {
+    for_each_band<kCols, false>(a, [&](const Lane<kCols>& l, int y0, int y_end) {
         // Smoothed rows r - 2 to r, shifted by copies: a ring by slot (the fused walk's) took
         // 0.322 ms here against 0.289 on the same grid, its registers over 80.
         WideRow<kCols, 1> s[3];
@@ -579,7 +595,7 @@ __device__ void fused_band(const CannyArgs& a, const Lane<kFusedColumns>& l, int
 template <bool kVector>
 __global__ void __launch_bounds__(32, 16) gradients_suppression_kernel(CannyArgs a) {
     float largest = 0.0f;
-    for_each_band<kFusedColumns>(a, [&](const Lane<kFusedColumns>& l, int y0, int y_end) {
+    for_each_band<kFusedColumns, true>(a, [&](const Lane<kFusedColumns>& l, int y0, int y_end) {
         if (kVector && band_inside(a, l, y0, y_end))
             fused_band<kVector, true>(a, l, y0, y_end, largest);
         else
