@@ -12,20 +12,21 @@
 // suppression compares, come from the neighbour lanes by shuffles. Each difference Sobel sums is
 // taken once a row (sobel_from_differences). A band inside the image, most of them, is walked
 // with no border rule and no test a row; fused, its rows come through shared memory, copied
-// asynchronously twelve rows ahead, and each band is a block of one warp. A band's first rows
-// repeat the last of the band above (two of 64 rows for the gradients, four fused).
+// asynchronously twelve rows ahead, each band is a block of one warp, and the bands at the
+// image's edges are given out first. A band's first rows repeat the last of the band above (two
+// of 64 rows for the gradients, four fused).
 //
 // Suppression apart: a thread four pixels of a row, every load issued before any is used.
 //
 // The roots: exact_sqrt.cuh's fast path, a row's together, sqrtf only where one is outside it.
 //
-// On the H100 at 8192 x 8192 (2026-11-26, copy 2997 GB/s): gradients 0.288 ms, suppression 0.259,
-// fused 0.317. Before, in the same session: suppression a thread a pixel 0.332 ms; fused with six
-// magnitudes a lane and no straight path 0.492; then its suppression by direction_step's switch,
-// and sqrtf on zero gradients, 0.372; then a sqrtf a root, 0.352. The next session, fused, each
-// against the one before in the same run: blocks of one warp 0.313 against 0.325; sqrtf's slow
-// path out of line 0.307 against 0.314; rows staged in shared memory 0.300 against 0.308.
-// handouts/lab8.md has the designs' times.
+// On the H100 at 8192 x 8192 (2026-11-26, copy 2998 GB/s): gradients 0.303 ms, suppression 0.261,
+// fused 0.257. Before: suppression a thread a pixel 0.332 ms; fused with six magnitudes a lane and
+// no straight path 0.492; then its suppression by direction_step's switch, and sqrtf on zero
+// gradients, 0.372; then a sqrtf a root, 0.352; then 0.317. Then, each against the one before in
+// the same run: blocks of one warp 0.313 against 0.325; sqrtf's slow path out of line 0.307
+// against 0.314; rows staged in shared memory 0.300 against 0.308; the edge bands first 0.255
+// against 0.301. handouts/lab8.md has the designs' times.
 #include <cuda_runtime.h>
 
 #include <algorithm>
