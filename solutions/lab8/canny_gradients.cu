@@ -290,7 +290,9 @@ __device__ LoadedRow<kCols, kHalo> interior_row(const CannyArgs& a, const Lane<k
 // A row's loads are issued kStagedAhead rows before walk_rows loads it, as asynchronous copies
 // into shared memory, which hold no registers while in flight: loads three rows ahead in
 // registers still waited for memory at the top of the walk's loop (a quarter of its stalls on the
-// H100). On the H100 at 8192 x 8192: 12 ahead 0.300 ms, 6 ahead 0.310, 14 ahead (16 slots) 0.324.
+// H100). On the H100 at 8192 x 8192: 12 ahead 0.299 to 0.303 ms in four runs, 6 ahead 0.310 and
+// 0.315, 14 ahead (16 slots) 0.322 and 0.326. A slot is written again four rows after it was read
+// (kStages - kStagedAhead): no copy lands on a row the walk is still reading.
 // Asynchronous copies are sm_80's: on older GPUs a band inside the image loads its rows as the
 // gradients walk does (interior_row).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
