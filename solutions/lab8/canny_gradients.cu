@@ -69,11 +69,16 @@ __device__ float warp_max(float m) {
     return m;
 }
 
-// The largest m of a block of one warp into *a.d_max_magnitude: one atomicMax on the float's bits
-// (non-negative floats order as their bits do).
+// A largest magnitude m into *a.d_max_magnitude: atomicMax on the float's bits (non-negative
+// floats order as their bits do).
+__device__ void max_to_global(const CannyArgs& a, float m) {
+    if (m > 0.0f) atomicMax(a.d_max_magnitude, __float_as_uint(m));
+}
+
+// The largest m of a block of one warp into *a.d_max_magnitude.
 __device__ void warp_max_to_global(const CannyArgs& a, float m) {
     m = warp_max(m);
-    if (threadIdx.x == 0 && m > 0.0f) atomicMax(a.d_max_magnitude, __float_as_uint(m));
+    if (threadIdx.x == 0) max_to_global(a, m);
 }
 
 // The block's largest magnitude into *a.d_max_magnitude: the warps' by shuffles, then one
@@ -85,7 +90,7 @@ __device__ void block_max_to_global(const CannyArgs& a, float m) {
     __syncthreads();
     if (threadIdx.x == 0) {
         for (int w = 1; w < kWarps; ++w) m = fmaxf(m, s_warp_max[w]);
-        if (m > 0.0f) atomicMax(a.d_max_magnitude, __float_as_uint(m));
+        max_to_global(a, m);
     }
 }
 
@@ -120,16 +125,23 @@ __device__ int2 band_place(int i, int bands_x, int bands_y) {
     return make_int2(1 + i % (bands_x - 2), 1 + i / (bands_x - 2));
 }
 
-// The warps of the grid take the bands (32 * kCols columns by kWalkRows rows) in turn, in the
-// order band_place gives. For each: walk(lane, y0, y_end), the band's rows [y0, y_end). The loop
-// is the same for every lane of a warp.
+// The bands of a walk, 32 * kCols columns by kWalkRows rows: how many across and down.
+template <int kCols>
+__host__ __device__ int2 band_counts(int width, int height) {
+    constexpr int kBandColumns = 32 * kCols;
+    return make_int2((width + kBandColumns - 1) / kBandColumns, (height + kWalkRows - 1) / kWalkRows);
+}
+
+// The warps of the grid take the bands (band_counts) in turn, in the order band_place gives. For
+// each: walk(lane, y0, y_end), the band's rows [y0, y_end). The loop is the same for every lane of
+// a warp.
 template <int kCols, bool kEdgesFirst, typename Walk>
 __device__ void for_each_band(const CannyArgs& a, Walk walk) {
     constexpr int kBandColumns = 32 * kCols;
-    const int bands_x = (a.width + kBandColumns - 1) / kBandColumns, bands_y = (a.height + kWalkRows - 1) / kWalkRows;
+    const int2 bands = band_counts<kCols>(a.width, a.height);
     const int warps = blockDim.x / 32, step = gridDim.x * warps, lane = threadIdx.x % 32;
-    for (int band = blockIdx.x * warps + threadIdx.x / 32; band < bands_x * bands_y; band += step) {
-        const int2 place = band_place<kEdgesFirst>(band, bands_x, bands_y);
+    for (int band = blockIdx.x * warps + threadIdx.x / 32; band < bands.x * bands.y; band += step) {
+        const int2 place = band_place<kEdgesFirst>(band, bands.x, bands.y);
         const int y0 = place.y * kWalkRows, band_x0 = place.x * kBandColumns;
         walk(Lane<kCols>{band_x0 + kCols * lane, band_x0, lane}, y0, min(y0 + kWalkRows, a.height));
     }
@@ -201,9 +213,7 @@ __device__ WideRow<kCols, kHalo> with_neighbours(const LoadedRow<kCols, kHalo>& 
 // A machine word of kBytes bytes, for whole loads and stores of a lane's columns.
 template <int kBytes> struct Word;
 template <> struct Word<16> { using type = uint4; };
-template <> struct Word<8> { using type = uint2; };
 template <> struct Word<4> { using type = unsigned; };
-template <> struct Word<2> { using type = unsigned short; };
 
 // kCols consecutive elements from p, aligned to their size together, in one load.
 template <int kCols, typename T>
@@ -295,11 +305,12 @@ __device__ LoadedRow<kCols, kHalo> interior_row(const CannyArgs& a, const Lane<k
 // (kStages - kStagedAhead): no copy lands on a row the walk is still reading.
 // Asynchronous copies are sm_80's: on older GPUs a band inside the image loads its rows as the
 // gradients walk does (interior_row).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-constexpr bool kStagedRows = false;
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define LAB8_ASYNC_COPIES 1
 #else
-constexpr bool kStagedRows = true;
+#define LAB8_ASYNC_COPIES 0
 #endif
+constexpr bool kStagedRows = LAB8_ASYNC_COPIES;
 constexpr int kStagedAhead = 12;
 constexpr int kStages = 16;  // slots, a power of two above kStagedAhead
 static_assert((kStages & (kStages - 1)) == 0 && kStages > kStagedAhead, "slots for the rows in flight and the one read");
@@ -309,14 +320,14 @@ struct StagedRows {  // a warp's: the lanes' columns and the outer pair each lan
     float2 outer[kStages][32];
 };
 
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if LAB8_ASYNC_COPIES
 __device__ unsigned shared_address(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
 #endif
 
 // Issues the copies of row y into slot `slot` as one group (an empty group where `real` is false,
 // so that every row counts one). The outer pair: the two outer columns the lane loads, lower first.
 __device__ void stage_row(StagedRows& st, const CannyArgs& a, const Lane<kFusedColumns>& l, int y, int slot, bool real) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if LAB8_ASYNC_COPIES
     if (real) {
         const float* row = a.d_smoothed + size_t(y) * a.width;
         const int lower_outer = min(outer_column(l, 0), outer_column(l, 1));
@@ -332,7 +343,7 @@ __device__ void stage_row(StagedRows& st, const CannyArgs& a, const Lane<kFusedC
 
 // The row in slot `slot`, once all but the last kStagedAhead groups have arrived.
 __device__ LoadedRow<kFusedColumns, 2> staged_row(const StagedRows& st, const Lane<kFusedColumns>& l, int slot) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if LAB8_ASYNC_COPIES
     asm volatile("cp.async.wait_group %0;" ::"n"(kStagedAhead) : "memory");
 #endif
     const float4 own = st.own[slot][l.lane];
@@ -651,8 +662,8 @@ void launch_canny_suppression(const CannyArgs& a) {
 // once for the next. In blocks of eight warps striding over the bands, the warps that finished
 // first waited for the last at the block's barrier: a fifth of the walk's stalls on the H100.
 void launch_canny_gradients_suppression(const CannyArgs& a) {
-    constexpr int kBandColumns = 32 * kFusedColumns;
-    const int bands = (a.width + kBandColumns - 1) / kBandColumns * ((a.height + kWalkRows - 1) / kWalkRows);
+    const int2 counts = band_counts<kFusedColumns>(a.width, a.height);
+    const int bands = counts.x * counts.y;
     if (rows_aligned(a))
         gradients_suppression_kernel<true><<<bands, 32>>>(a);
     else
