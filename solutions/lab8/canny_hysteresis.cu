@@ -43,10 +43,10 @@ __device__ uint8_t hysteresis_state(const CannyArgs& a, int x, int y, bool first
     return edge ? kEdge : label == uint8_t(EdgeLabel::Weak) ? kWeak : kNone;
 }
 
-// The weak pixels that a run of weak pixels joins to an edge on its lower-bit side, with the
-// edges: adding the edges shifted up one to the unmarked weak bits carries through each run that
-// starts beside an edge and clears exactly that run (a carry stops at the first bit that is not
-// an unmarked weak one).
+// The edges, and every unmarked weak bit that a run of weak bits joins to an edge below it:
+// adding the edges shifted up one to the unmarked weak bits starts a carry just above each edge,
+// which runs through the weak bits above it, clearing them, and stops at the first bit that is
+// not an unmarked weak one.
 __device__ uint64_t join_along_row_upward(uint64_t edge, uint64_t weak) {
     const uint64_t open = weak & ~edge;
     return edge | (open & ~(open + (edge << 1)));
@@ -131,8 +131,9 @@ __global__ void __launch_bounds__(kThreads) hysteresis_round_kernel(CannyArgs a,
     if (tile >= tiles_x * tiles_y) return;  // the whole warp
     const int x0 = tile % tiles_x * kTile, y0 = tile / tiles_x * kTile;
     // A tile inside the image whose rows start on 4 bytes or more (most of them, when the width is
-    // a multiple of 4): lane r reads row r in 16-, 8- or 4-byte words, 2 to 8 loads in flight a lane
-    // instead of 64 one-byte ones, and makes the masks itself. Any other tile: row by row, by ballots.
+    // a multiple of 4): lane r reads row r of the labels and the edges in 16-, 8- or 4-byte words,
+    // 4 to 16 loads in flight a lane instead of 64 one-byte ones, and makes the masks itself. Any
+    // other tile: row by row, by ballots.
     const unsigned alignment = unsigned(a.width) | unsigned(reinterpret_cast<uintptr_t>(a.d_labels)) |
                                unsigned(reinterpret_cast<uintptr_t>(a.d_edges));
     const int step = alignment % 16 == 0 ? 16 : alignment % 8 == 0 ? 8 : alignment % 4 == 0 ? 4 : 0;
