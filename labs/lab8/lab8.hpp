@@ -40,5 +40,5 @@ void launch_hysteresis_rounds(const convlab::CannyArgs& a);
 // word a pixel); an edge wherever the component holds a Strong pixel. *a.d_rounds = 1.
 void launch_hysteresis_union_find(const convlab::CannyArgs& a);
 
-// The side of the solution's square tiles (the fused kernel's and the rounds'); yours may differ.
+// The side of the solution's square tiles (its rounds'; the handout's fused tile has the same); yours may differ.
 constexpr int kLab8Tile = 32;
