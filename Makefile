@@ -86,14 +86,34 @@ endif
 objects = $(patsubst %,build/obj/%.o,$(basename $(1)))
 
 # ---- the harness library --------------------------------------------------------------------
-COMMON_SRC := $(wildcard common/*.cpp common/*.cu)
+# The objects that compute a CPU reference (and the check that computes one band by band). The
+# grader's build of a submission, build/bin/labN-graded, links none of them: each function they
+# define is an alias of the stub there instead (common/withheld_reference.cpp, included by the
+# generated WITHHELD_ALIASES), and the link is checked for it, so the student's process never
+# holds an answer (handouts/instructor-guide.md, "What the grader protects against").
+WITHHELD_SRC := common/reference.cpp common/canny.cpp common/box_filter.cpp common/banded_check.cpp
+WITHHELD_ALIASES := build/gen/withheld_reference_aliases.cpp
+COMMON_SRC := $(filter-out common/withheld_reference.cpp,$(wildcard common/*.cpp common/*.cu))
 COMMON_LIB := build/libconvlab.a
+GRADED_LIB := build/libconvlab-graded.a
 # The array labs' runner (lab 5) is timed through Google Benchmark.
 build/obj/common/array_bench.o: | deps-bench
 
 $(COMMON_LIB): $(call objects,$(COMMON_SRC))
 	@rm -f $@
 	ar rcs $@ $^
+
+$(GRADED_LIB): $(call objects,$(filter-out $(WITHHELD_SRC),$(COMMON_SRC)))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(WITHHELD_ALIASES): $(call objects,$(WITHHELD_SRC)) common/tools/withhold-reference.sh
+	@mkdir -p $(@D)
+	@common/tools/withhold-reference.sh source $(filter %.o,$^) > $@.partial && mv $@.partial $@
+
+build/obj/gen/withheld_reference_aliases.o: $(WITHHELD_ALIASES) common/withheld_reference.cpp $(CONFIG_STAMP) | deps-build
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
 
 build/obj/%.o: %.cpp $(CONFIG_STAMP) | deps-build
 	@mkdir -p $(@D)
@@ -132,6 +152,11 @@ build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student
 	$$(link)
 build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_solution)) $(COMMON_LIB)
 	$$(link)
+# What the grader builds and runs: the student build without any CPU reference (WITHHELD_SRC).
+build/bin/lab$(1)-graded: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) build/obj/gen/withheld_reference_aliases.o $(GRADED_LIB)
+	@common/tools/refuse-reference-calls.sh $$(call objects,$$(lab$(1)_student))
+	$$(link)
+	@common/tools/withhold-reference.sh verify $$@ $(call objects,$(WITHHELD_SRC)) || { rm -f $$@; exit 1; }
 lab$(1): build/bin/lab$(1)-$(FLAVOUR) $(FLAVOUR_STAMP)
 	cp -f $$< $$@
 	@echo "built ./lab$(1) from the $(FLAVOUR) files"

@@ -3,6 +3,8 @@
 
 #include <mutex>
 
+#include "common/cuda_check.cuh"
+
 #ifndef CONVLAB_NO_CUPTI
 #include <cupti.h>
 #endif
@@ -111,7 +113,29 @@ std::vector<ActivityRecord> ActivityTrace::collect() {
     out.swap(box.records);
     return out;
 }
-#else
+#endif
+
+uint64_t make_activity_canary() {
+    void* canary = nullptr;
+    CUDA_CHECK(cudaMalloc(&canary, 4096));
+    CUDA_CHECK(cudaFree(canary));
+    return reinterpret_cast<uint64_t>(canary);
+}
+
+bool take_activity_canary(std::vector<ActivityRecord>& records, uint64_t address) {
+    using K = ActivityRecord::Kind;
+    bool allocated = false, released = false;
+    for (auto r = records.end(); r != records.begin();) {  // the last of each: the canary came last
+        --r;
+        bool* seen = r->address != address ? nullptr : r->kind == K::Allocation ? &allocated : r->kind == K::Release ? &released : nullptr;
+        if (!seen || *seen) continue;
+        *seen = true;
+        r = records.erase(r);
+    }
+    return allocated && released;
+}
+
+#ifdef CONVLAB_NO_CUPTI
 ActivityTrace::ActivityTrace() {}
 ActivityTrace::~ActivityTrace() {}
 std::vector<ActivityRecord> ActivityTrace::collect() { return {}; }

@@ -44,6 +44,15 @@ class ActivityTrace {
 // one's start, a lane a (device, stream) in order of first use, memsets on the kernel engine.
 std::vector<TimelineSpan> timeline_of(const std::vector<ActivityRecord>& records);
 
+// A canary of the harness's own: a small allocation on the current device, released at once. Made
+// at the end of a run, its allocation and release must show in that run's records; if they do not,
+// the code under test switched the recording off (or took CUPTI's record buffers) while it ran.
+// Returns the allocation's address.
+uint64_t make_activity_canary();
+// Whether `records` hold the canary's allocation and release; both are removed (they are not the
+// run's own).
+bool take_activity_canary(std::vector<ActivityRecord>& records, uint64_t address);
+
 // Each device's memory over `records` (allocations less releases, in time order): the most held
 // at once, and what is still held at the end. A release of memory allocated before the records
 // began is ignored.

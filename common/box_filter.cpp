@@ -7,14 +7,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "common/errors.hpp"
 
 namespace convlab {
-
-void require_box(const Mask& mask) {
-    if (!mask.box())
-        throw Unsupported("a box filter takes box:K masks (every weight 1/K^2); " + mask.spec + " is not one");
-}
 
 namespace {
 

@@ -1,17 +1,13 @@
 // convlab harness — do not edit in a lab.
 // The box filter (every weight 1/K^2) on the CPU by running sums: O(1) work a value whatever K,
-// exact for 8-bit input (integer sums, one division). Lab 7's CPU peer, and the place that says
-// which masks a box variant takes.
+// exact for 8-bit input (integer sums, one division). Lab 7's CPU peer. (Which masks a box
+// variant takes: require_box, mask.hpp.)
 #pragma once
 #include "common/border.hpp"
 #include "common/image.hpp"
 #include "common/mask.hpp"
 
 namespace convlab {
-
-// Throws Unsupported, one line naming the mask, unless it is a box (Mask::box): a box variant is
-// then reported skipped while the general ones still run.
-void require_box(const Mask& mask);
 
 // out = the mean over each pixel's K x K window, borders as border_index() says: a running sum
 // along each row into 32-bit integers, then down each column, then one division. `threads` OpenMP

@@ -1,6 +1,8 @@
 // convlab harness — do not edit in a lab.
 // run_canny_lab(): input -> CPU reference, stage by stage -> the sequential variant -> each GPU
-// pipeline (its stages alone, then whole) -> report -> pictures.
+// pipeline (its stages alone, then whole) -> report -> pictures. For the grader: --raw-out runs one
+// stage alone on inputs the trusted side wrote (--stage, --stage-inputs), computing no reference;
+// --write-stage-inputs is that trusted side; --compare checks what a graded run wrote.
 #include "common/canny_lab.hpp"
 
 #include <omp.h>
@@ -124,6 +126,10 @@ LabSpec command_line_spec(const CannyLabSpec& spec) {
         {"low", "the low threshold: a fraction of the largest gradient magnitude, or with --absolute a magnitude", text(spec.thresholds.low)},
         {"high", "the high threshold, as --low", text(spec.thresholds.high)},
         {"absolute", "--low and --high are magnitudes, not fractions of the largest", "", true},
+        {"stage", "grading, with --raw-out: run only this stage of each --variant pipeline, alone, on --stage-inputs", ""},
+        {"stage-inputs", "grading: the folder of the buffers --stage reads (BUFFER.f32), as --write-stage-inputs wrote them", ""},
+        {"write-stage-inputs", "grading, the trusted side: into this folder, for each stage of each --variant pipeline, a folder "
+                               "(PIPELINE_STAGE) of the reference's values of exactly the buffers that stage reads; runs nothing", ""},
     };
     lab.cpu = {{kCannySequential, "the CPU reference's five stages on one core", nullptr}};
     lab.gpu.clear();
@@ -138,8 +144,10 @@ class CannyRun {
           thresholds_(thresholds_of(options)) {}
 
     int run(const std::string& source) {
+        if (graded()) return run_graded(source);
         reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
         fill_report_header(source);
+        if (!lab_value("write-stage-inputs").empty()) return write_stage_inputs();
         if (!options_.compare_file.empty()) return compare_raw_results();
         run_reference();
         if (selected(kCannySequential)) run_sequential();
@@ -164,6 +172,11 @@ class CannyRun {
     }
 
   private:
+    // --raw-out: the grader's run of one stage. It computes no reference (the grader's build
+    // holds none): the stage's inputs are the trusted side's, read from --stage-inputs.
+    bool graded() const { return !options_.raw_out_dir.empty(); }
+    const std::string& lab_value(const char* name) const { return options_.lab_values.at(name); }
+
     bool selected(const std::string& name) const {
         return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
     }
@@ -202,8 +215,12 @@ class CannyRun {
         report_.byte_model_rule = models + (named.empty() ? "" : "; hysteresis's once, whatever its rounds; a pipeline the sum of its stages'");
     }
 
-    // The reference's thresholds (absolute by now), and the fractions they came from.
+    // The reference's thresholds (absolute by now), and the fractions they came from; a graded
+    // run, which has no reference, the thresholds as given.
     std::string describe_thresholds() const {
+        if (graded())
+            return "low " + format_sig3(thresholds_.low) + ", high " + format_sig3(thresholds_.high) +
+                   (thresholds_.relative ? " of the largest magnitude" : "");
         const CannyThresholds& a = reference_.thresholds;
         const std::string absolute = "low " + format_sig3(a.low) + ", high " + format_sig3(a.high);
         if (!thresholds_.relative) return absolute;
@@ -375,6 +392,144 @@ class CannyRun {
         }
         for (VariantResult& r : rows) r.mask_spec = mask_.spec, r.mask_size = mask_.k;
         return finish_compare(report_, rows, options_.format);
+    }
+
+    // ---- grading: a stage alone in a process of its own, which never holds the reference ----
+
+    // The folder of one stage's inputs under --write-stage-inputs: "staged_gradients", as the
+    // raw results' names are made file names (raw_result.hpp).
+    static std::string stage_inputs_folder(const std::string& dir, const CannyPipeline& p, const CannyStage& s) {
+        const std::string file = raw_file_name(stage_result(p, s));
+        return dir + "/" + file.substr(0, file.size() - 4);  // without ".f32"
+    }
+
+    // --write-stage-inputs DIR, the trusted side: the reference's values of exactly the buffers
+    // each stage of each selected pipeline reads, a folder a stage. A graded run of that stage is
+    // given its folder alone: it never holds another stage's answer.
+    int write_stage_inputs() const {
+        namespace fs = std::filesystem;
+        const std::string& dir = lab_value("write-stage-inputs");
+        if (!fs::is_directory(dir)) throw InputError("--write-stage-inputs " + dir + " is not a folder; accepted: an existing folder");
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!selected(p.name)) continue;
+            for (const CannyStage& s : p.stages) {
+                const std::string folder = stage_inputs_folder(dir, p, s);
+                fs::create_directories(folder);
+                for (const BufferName& b : kBufferNames)
+                    if (s.reads & b.bit)
+                        write_raw_floats(raw_result_path(folder, b.name), plane_values(b.bit, reference_, reference_.largest));
+            }
+        }
+        return kExitPass;
+    }
+
+    // --stage-inputs: the buffers stage s reads, as the trusted side wrote them; each of the
+    // image's size (the largest magnitude: one value), bytes 0 to 255 where the buffer holds bytes.
+    CannyStages read_stage_inputs(const CannyStage& s) const {
+        namespace fs = std::filesystem;
+        const std::string& dir = lab_value("stage-inputs");
+        CannyStages in;
+        in.width = image_.width, in.height = image_.height;
+        const size_t pixels = size_t(image_.width) * image_.height;
+        const auto bytes_of = [&](const std::vector<float>& values, const char* name) {
+            std::vector<uint8_t> bytes(values.size());
+            for (size_t i = 0; i < values.size(); ++i) {
+                if (!(values[i] >= 0 && values[i] <= 255 && values[i] == std::floor(values[i])))
+                    throw InputError("--stage-inputs: " + std::string(name) + ".f32 holds " + std::to_string(values[i]) +
+                                     ", not a byte value 0 to 255");
+                bytes[i] = uint8_t(values[i]);
+            }
+            return bytes;
+        };
+        for (const BufferName& b : kBufferNames) {
+            if (!(s.reads & b.bit)) continue;
+            const std::string path = raw_result_path(dir, b.name);
+            if (!fs::is_regular_file(path))
+                throw InputError("--stage-inputs " + dir + " holds no " + b.name + ".f32, which stage " + s.name +
+                                 " reads; accepted: a folder --write-stage-inputs wrote for this stage");
+            const size_t want = b.bit == kCannyMaxMagnitude ? 1 : pixels;
+            std::vector<float> values = read_raw_floats(path, want + 1);
+            if (values.size() != want)
+                throw InputError("--stage-inputs: " + std::string(b.name) + ".f32 holds " + std::to_string(values.size()) +
+                                 " values, not " + std::to_string(want));
+            switch (b.bit) {
+                case kCannySmoothed: in.smoothed = std::move(values); break;
+                case kCannyMagnitude: in.magnitude = std::move(values); break;
+                case kCannyDirection: in.direction = bytes_of(values, b.name); break;
+                case kCannyMaxMagnitude: in.largest = values[0]; break;
+                case kCannySuppressed: in.suppressed = std::move(values); break;
+                case kCannyLabels: in.labels = bytes_of(values, b.name); break;
+                default: in.edges = bytes_of(values, b.name); break;
+            }
+        }
+        return in;
+    }
+
+    // A graded run: --stage of each selected pipeline, alone, on the trusted side's inputs, every
+    // other buffer poisoned first, its outputs written for the trusted check; nothing checked here.
+    int run_graded(const std::string& source) {
+        fill_report_header(source);
+        const std::string reason = gpu_unavailable_reason();
+        report_.gpu_skipped = reason;
+        if (reason.empty() && any_pipeline_selected()) open_gpu();
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!selected(p.name)) continue;
+            const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
+            if (s == p.stages.end()) continue;
+            if (!reason.empty()) skip(p, "skipped: " + reason);
+            else if (cuda_failed_ || !session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
+            else report_.results.push_back(run_graded_stage(p, *s));
+        }
+        report_.process_cpu_ms = process_cpu_ms();
+        std::cout << render(report_, options_.format) << std::flush;
+        return exit_status(!reason.empty());
+    }
+
+    VariantResult run_graded_stage(const CannyPipeline& p, const CannyStage& s) {
+        VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
+        try {
+            const CannyStages inputs = read_stage_inputs(s);
+            // The preparation serves the smoothing alone (lab 6's factors): one not written yet
+            // leaves that stage to fail its check, and the others to run, as in a student's run.
+            if (p.prepare) {
+                try {
+                    session_->run([&] { p.prepare(mask_); });
+                } catch (const NotImplemented&) {
+                } catch (const Unsupported&) {
+                }
+            }
+            device_->upload(s.reads, inputs);
+            device_->poison(kAllCannyBuffers & ~s.reads);  // nothing of an earlier stage or pipeline to lean on
+            const int launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
+            if (launches == 0 || (launches < 0 && !options_.sanitized)) {
+                r.status = "fail";
+                r.message = launches == 0 ? "launched no kernel: a GPU stage must compute its result on the GPU"
+                                          : "the kernels it launched could not be counted (" + session_->launch_count_problem() +
+                                                "): a graded run fails what it cannot measure";
+                return r;
+            }
+            CannyStages got;
+            float largest = -1;
+            device_->fetch(s.writes, got, &largest);
+            write_stage_raw(p, s, got, largest);
+            if (s.writes & kCannyEdges) r.rounds = device_->rounds();
+            r.status = "written";
+            r.message = "outputs written for the grader's check in another process (--raw-out: this run holds no reference)";
+        } catch (const NotImplemented& e) {
+            r.status = "not-implemented";
+            r.message = std::string(e.what()) + " (" + spec_.lab.student_files + ")";
+        } catch (const Unsupported& e) {
+            r.status = "skipped";
+            r.message = std::string("skipped: ") + e.what();
+        } catch (const CudaError& e) {
+            r.status = "error";
+            r.message = e.what();
+            cuda_failed_ = cuda_failed_ || !session_->healthy();
+        } catch (const ReferenceWithheld& e) {  // a stage that called the kit's reference: it alone fails
+            r.status = "error";
+            r.message = e.what();
+        }
+        return r;
     }
 
     void open_gpu() {
@@ -634,6 +789,30 @@ class CannyRun {
     bool cuda_failed_ = false;
 };
 
+// The grading options, which go together as the grader passes them: --raw-out with --stage (a stage
+// of a selected pipeline) and --stage-inputs; --write-stage-inputs alone.
+void check_grading_options(const Options& options, const CannyLabSpec& spec) {
+    const std::string& stage = options.lab_values.at("stage");
+    const bool graded = !options.raw_out_dir.empty(), inputs = !options.lab_values.at("stage-inputs").empty();
+    const bool writes = !options.lab_values.at("write-stage-inputs").empty();
+    const std::string accepted = "; accepted: --raw-out DIR --stage NAME --stage-inputs DIR (a graded run of one stage), "
+                                 "--write-stage-inputs DIR without them, or none of these";
+    if (writes && (graded || !stage.empty() || inputs || !options.compare_file.empty()))
+        throw InputError("--write-stage-inputs writes the trusted side's inputs and runs nothing" + accepted);
+    if (graded != (!stage.empty()) || graded != inputs)
+        throw InputError("a lab " + std::to_string(spec.lab.number) + " run with --raw-out grades one stage alone" + accepted);
+    if (!graded) return;
+    std::string names;
+    for (const CannyPipeline& p : spec.pipelines) {
+        const bool chosen = options.variants.empty() || std::count(options.variants.begin(), options.variants.end(), p.name);
+        for (const CannyStage& s : p.stages) {
+            if (chosen && s.name == stage) return;
+            if (chosen && names.find(s.name) == std::string::npos) names += (names.empty() ? "" : ", ") + s.name;
+        }
+    }
+    throw InputError("--stage '" + stage + "' is no stage of the pipelines run; accepted: " + names);
+}
+
 }  // namespace
 
 int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
@@ -649,6 +828,7 @@ int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
         } catch (const Unsupported& e) {  // every variant smooths with the mask's factors: bad input here
             throw InputError(e.what());
         }
+        check_grading_options(options, spec);
         std::string source;
         const Image image = make_lab_input(options, 1, &source);
         if (image.channels != 1)

@@ -29,6 +29,12 @@ struct Unsupported : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A call of a CPU reference in the grader's build of a submission, which links none
+// (common/withheld_reference.cpp): the variant that made it fails; the program exits 5 otherwise.
+struct ReferenceWithheld : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Thrown by a skeleton body. `what` names the function the student still has to write.
 [[noreturn]] inline void todo(const std::string& what) {
     throw NotImplemented("not implemented yet: " + what);

@@ -112,6 +112,7 @@ struct GpuSession::Impl {
     Event start, stop;
     ConvArgs args{};
     bool broken = false;
+    std::string launch_count_problem;  // why the last count was unknown
 
     // The shared input and output replace the session's own.
     void use_shared_buffers() {
@@ -243,8 +244,23 @@ void GpuSession::run(const std::function<void()>& fn) {
 int GpuSession::run_counting_launches(const std::function<void()>& fn) {
     const LaunchCounter counter;
     run(fn);
-    return counter.counting() ? counter.launches() : -1;
+    if (!counter.counting()) {
+        impl_->launch_count_problem = counter.problem();
+        return -1;
+    }
+    // A canary: one launch of the harness's own, which must be counted. Code that switched the
+    // counting off while it ran (callbacks disabled, CUPTI detached) leaves it unseen, and its
+    // own count is then worth nothing.
+    const int counted = counter.launches();
+    run([] { empty_kernel<<<1, 1>>>(); });
+    if (counter.launches() <= counted) {
+        impl_->launch_count_problem = "the harness's own launch after the variant's was not counted: the counting was switched off";
+        return -1;
+    }
+    return counted;
 }
+
+const std::string& GpuSession::launch_count_problem() const { return impl_->launch_count_problem; }
 
 void GpuSession::take_over_gpu() {
     run([] { empty_kernel<<<1, 1>>>(); });

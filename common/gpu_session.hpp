@@ -73,8 +73,11 @@ class GpuSession {
     void run(const std::function<void()>& fn);
     // run(fn), counting the kernels fn launches (CUPTI, launch_counter.hpp): a GPU variant that
     // launched none computed on the CPU, or only copied. -1 when that is unknown (the kit was
-    // built without CUPTI, or another tool such as compute-sanitizer holds it).
+    // built without CUPTI, another tool such as compute-sanitizer holds it, or the code switched
+    // the counting off while it ran: a canary launch of the harness's own after fn must be seen).
     int run_counting_launches(const std::function<void()>& fn);
+    // Why the last run_counting_launches returned -1, in a few words.
+    const std::string& launch_count_problem() const;
     // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
     // run (warm-ups too), outside the timed region: before_rep(run number) if given, the output
     // poisoned (if asked) and the L2 flushed; after each, after_rep(run number) if given.

@@ -30,6 +30,9 @@ struct CpuVariant {
     bool sweep_threads = false;  // run once per --threads count (lab 0's scaling table)
     WorkModel model{};
     bool all_cores = false;  // without a sweep: one thread, or with this every core (lab 7's CPU peer)
+    // The kit's own CPU code (a reference of common/): a graded run (--raw-out, the grader's build,
+    // which links no reference) leaves it out. The student's CPU variants run there as any other.
+    bool kit_reference = false;
 };
 
 struct GpuVariant {

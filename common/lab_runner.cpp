@@ -1,8 +1,11 @@
 // convlab harness — do not edit in a lab.
 // run_lab(): input -> GPU set-up -> CPU reference -> CPU variants -> GPU variants -> report -> pictures.
+// A graded run (--raw-out: the grader's build, which holds no reference) computes no reference and
+// checks nothing: it writes each result, and each timed run's spot values, for the trusted check.
 #include <omp.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -93,11 +96,21 @@ class LabRun {
         std::vector<float> reference;
     };
 
+    // --raw-out: the grader's run. Its results are checked in another process (--compare), so
+    // this one computes no reference (the grader's build links none) and judges nothing itself.
+    bool graded() const { return !options_.raw_out_dir.empty(); }
+    // An unknown launch count (no CUPTI) is a student's own run's problem to note, and a graded
+    // run's to fail, unless the grader says it runs under compute-sanitizer (--sanitized).
+    bool counts_unknown_as_launched() const { return !graded() || options_.sanitized; }
+
     void run_case(const Mask& mask) {
         Case c{mask, Problem{image_, mask, options_.border}, {}};
-        run_reference(c);
-        for (const CpuVariant& v : spec_.cpu)
-            if (selected(v.name)) run_cpu_variant(c, v);
+        if (!graded()) run_reference(c);
+        for (const CpuVariant& v : spec_.cpu) {
+            if (!selected(v.name)) continue;
+            if (graded() && v.kit_reference) skip(c, v, "skipped: the kit's CPU reference, which a --raw-out run does not hold");
+            else run_cpu_variant(c, v);
+        }
         if (session_ && session_->healthy()) session_->load_mask(mask);
         for (const GpuVariant& v : spec_.gpu) {
             if (!selected(v.name)) continue;
@@ -179,6 +192,20 @@ class LabRun {
         r.check = result;
         r.status = result.passed ? "pass" : "fail";
         r.message = result.summary();
+    }
+
+    // A graded run's row for a result it wrote: neither passed nor failed until the trusted check.
+    static void record_written(VariantResult& r) {
+        r.status = "written";
+        r.message = "result written for the grader's check in another process (--raw-out: this run holds no reference)";
+    }
+
+    // A graded run's timed runs: the values the spot checker drew, recorded for the trusted check.
+    void record_spots(SpotRecord& record, int rep, const std::vector<size_t>& positions, const float* values) const {
+        record.add(options_.fresh_input ? fresh_seed(rep) : 0, positions, values);
+    }
+    void write_spots(const Case& c, const std::string& name, const SpotRecord& record) const {
+        record.write(spot_record_path(options_.raw_out_dir, picture_name(name, c.mask)));
     }
 
     // A result that passed once and then failed after the timed repetitions usually means a race.
@@ -268,13 +295,15 @@ class LabRun {
             try {
                 std::fill(out.begin(), out.end(), kPoison);
                 v.run(c.problem, out.data(), threads);
-                record_check(r, check(c, r, out, {}));
-                const bool timed = r.status == "pass" && !options_.check_only;
+                if (graded()) record_written(r);
+                else record_check(r, check(c, r, out, {}));
+                const bool timed = (r.status == "pass" || r.status == "written") && !options_.check_only;
                 if (threads == counts.front() && !timed) write_raw(c, v.name, out);
                 if (timed) {
                     std::vector<double> samples, paths;
                     std::vector<int> busy;
                     SpotChecker spots = spot_checker(c, r);
+                    SpotRecord record;
                     std::vector<float> sampled(SpotChecker::kValuesPerRun);
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
                         // --fresh-input-each-rep: a new input every time (generated outside the timing).
@@ -288,15 +317,19 @@ class LabRun {
                         busy.push_back(used.busy_threads);
                         const std::vector<size_t>& positions = spots.draw();
                         for (size_t n = 0; n < positions.size(); ++n) sampled[n] = out[positions[n]];
-                        spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                        if (graded()) record_spots(record, rep, positions, sampled.data());
+                        else spots.check(rep, sampled.data(), expected_in_run(c, rep));
                     }
                     r.time = summarize(samples);
                     r.critical_path = summarize(paths);
                     std::nth_element(busy.begin(), busy.begin() + busy.size() / 2, busy.end());
                     r.busy_threads = busy[busy.size() / 2];  // in a typical run, not the best or worst
                     note_idle_threads(r);
-                    if (threads == counts.front()) write_raw(c, v.name, out);
-                    after_timing(c, r, out, {}, spots);
+                    if (threads == counts.front()) {
+                        write_raw(c, v.name, out);
+                        if (graded()) write_spots(c, v.name, record);
+                    }
+                    if (!graded()) after_timing(c, r, out, {}, spots);
                 }
             } catch (const NotImplemented& e) {
                 r.status = "not-implemented";
@@ -304,6 +337,9 @@ class LabRun {
             } catch (const Unsupported& e) {  // e.g. a separable variant given a mask of rank 2
                 r.status = "skipped";
                 r.message = std::string("skipped: ") + e.what();
+            } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
+                r.status = "error";
+                r.message = e.what();
             }
             note_noise(r);
             report_.results.push_back(r);
@@ -321,25 +357,32 @@ class LabRun {
             session_->poison_output();
             const int launches = session_->run_counting_launches([&] { v.launch(args); });
             session_->fetch_output(out.data());
-            record_check(r, check(c, r, out, v.tile));
+            if (graded()) record_written(r);
+            else record_check(r, check(c, r, out, v.tile));
             // Right or not, a result computed on the CPU (or only copied) is not the lesson: it
-            // fails, and no raw result is written for the grader's checker to pass.
-            const bool on_gpu = launches != 0;
+            // fails, and no raw result is written for the grader's checker to pass. In a graded
+            // run a count the harness could not make fails the same way (launch_counter.hpp).
+            const bool on_gpu = launches > 0 || (launches < 0 && counts_unknown_as_launched());
             if (!on_gpu) {
                 r.status = "fail";
-                r.message = "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")";
+                r.message = launches == 0 ? "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")"
+                                          : "the kernels it launched could not be counted (" + session_->launch_count_problem() +
+                                                "): a graded run fails what it cannot measure";
             }
-            const bool timed = r.status == "pass" && !options_.check_only;
+            const bool timed = (r.status == "pass" || r.status == "written") && !options_.check_only;
             if (!timed && on_gpu) write_raw(c, v.name, out);
             if (timed) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;
                 if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(fresh_seed(rep)); };
                 SpotChecker spots = spot_checker(c, r);
+                SpotRecord record;
                 std::vector<float> sampled(SpotChecker::kValuesPerRun);
                 const auto spot_check = [&](int rep) {
-                    session_->sample_output(spots.draw(), sampled.data());
-                    spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                    const std::vector<size_t>& positions = spots.draw();
+                    session_->sample_output(positions, sampled.data());
+                    if (graded()) record_spots(record, rep, positions, sampled.data());
+                    else spots.check(rep, sampled.data(), expected_in_run(c, rep));
                 };
                 try {
                     r.time = session_->time([&] { v.launch(args); }, plan, true, fresh, spot_check);
@@ -350,9 +393,10 @@ class LabRun {
                 }
                 write_raw(c, v.name, out);
                 restore_input();
-                after_timing(c, r, out, v.tile, spots);
+                if (graded()) write_spots(c, v.name, record);
+                else after_timing(c, r, out, v.tile, spots);
             }
-            if (r.status == "pass" && v.end_to_end) run_end_to_end(c, v, r);
+            if ((r.status == "pass" || r.status == "written") && v.end_to_end) run_end_to_end(c, v, r);
             if (r.status == "pass" && spec_.transfers) time_transfers(c, v, r);
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
@@ -360,6 +404,9 @@ class LabRun {
         } catch (const Unsupported& e) {
             r.status = "skipped";
             r.message = std::string("skipped: ") + e.what();
+        } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
+            r.status = "error";
+            r.message = e.what();
         } catch (const CudaError& e) {
             r.status = "error";
             r.message = e.what();
@@ -373,13 +420,17 @@ class LabRun {
     // The variant's own host code: allocate, copy in, launch, copy out, free; timed as a whole.
     void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
-        if (session_->run_counting_launches([&] { v.end_to_end(c.problem, out.data()); }) == 0) {  // right or not, a result computed on the CPU is not the lesson
+        const int launches = session_->run_counting_launches([&] { v.end_to_end(c.problem, out.data()); });
+        if (launches == 0 || (launches < 0 && !counts_unknown_as_launched())) {  // right or not, a result computed on the CPU is not the lesson
             r.status = "fail";
-            r.message = "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU";
+            r.message = launches == 0 ? "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU"
+                                      : "the kernels the end-to-end function launched could not be counted (" +
+                                            session_->launch_count_problem() + "): a graded run fails what it cannot measure";
             return;
         }
         // A timed run with fresh inputs checks (and grades) the kernels only.
         if (!options_.fresh_input) write_raw(c, end_to_end_result_name(v.name), out);
+        if (graded()) return;  // the trusted check judges it
         const CheckResult result = check(c, r, out, v.tile);
         if (!result.passed) {
             record_check(r, result);
@@ -471,13 +522,33 @@ class LabRun {
             r.message = checked.message;
             r.check = checked.check;
             r.tolerance = checked.tolerance;
+            if (options_.fresh_input) check_spots(c, r);
             rows.push_back(r);
         }
         return finish_compare(report_, rows, options_.format);
     }
 
-    void skip(const Case& c, const GpuVariant& v, const std::string& why) {
-        VariantResult r = variant_row(c, v, "gpu");
+    // --compare --fresh-input-each-rep: the results of a graded timed run, each repetition on an
+    // input of its own (--seed is the last one's). A result passes only with the spot record of
+    // every repetition beside it, each value right for that repetition's input.
+    void check_spots(const Case& c, VariantResult& r) const {
+        if (r.status != "pass") return;
+        constexpr int kMostRuns = 1000;  // warm-ups and repetitions: 24 MiB of record at most
+        const std::string path = spot_record_path(options_.compare_file, r.name);
+        const std::string problem =
+            !std::filesystem::is_regular_file(path)
+                ? "no spot record of its timed runs beside it (" + std::filesystem::path(path).filename().string() + ")"
+                : check_spot_record(path, true, options_.seed, image_.elements(), kMostRuns, r.tolerance, [&](uint64_t seed, size_t i) {
+                      return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
+                  });
+        if (problem.empty()) return;
+        r.status = "fail";
+        r.message = problem;
+    }
+
+    template <class Variant>
+    void skip(const Case& c, const Variant& v, const std::string& why) {
+        VariantResult r = variant_row(c, v, std::is_same_v<Variant, GpuVariant> ? "gpu" : "cpu");
         r.status = "skipped";
         r.message = why;
         report_.results.push_back(r);

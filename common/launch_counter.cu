@@ -60,17 +60,24 @@ void CUPTIAPI on_api_call(void* counter, CUpti_CallbackDomain domain, CUpti_Call
 
 LaunchCounter::LaunchCounter() {
     CUpti_SubscriberHandle handle = nullptr;
-    if (cuptiSubscribe(&handle, on_api_call, &launches_) != CUPTI_SUCCESS) return;
+    const CUptiResult subscribed = cuptiSubscribe(&handle, on_api_call, &launches_);
+    if (subscribed != CUPTI_SUCCESS) {
+        problem_ = subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                       ? "CUPTI's one subscriber slot is taken, by a tool such as compute-sanitizer or by the program itself"
+                       : "CUPTI refused a subscriber (error " + std::to_string(int(subscribed)) + ")";
+        return;
+    }
     subscriber_ = handle;
     subscribed_ = cuptiEnableDomain(1, handle, CUPTI_CB_DOMAIN_RUNTIME_API) == CUPTI_SUCCESS &&
                   cuptiEnableDomain(1, handle, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS;
+    if (!subscribed_) problem_ = "CUPTI refused the launch callbacks";
 }
 
 LaunchCounter::~LaunchCounter() {
     if (subscriber_) cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
 }
 #else
-LaunchCounter::LaunchCounter() {}
+LaunchCounter::LaunchCounter() : problem_("the kit was built without CUPTI") {}
 LaunchCounter::~LaunchCounter() {}
 #endif
 

@@ -3,6 +3,7 @@
 // is meant to run on the GPU but computes on the CPU launches none, and is told apart by that.
 #pragma once
 #include <atomic>
+#include <string>
 
 namespace convlab {
 
@@ -17,9 +18,12 @@ class LaunchCounter {
     // (compute-sanitizer, a profiler) already holds it. Then launches() says nothing.
     bool counting() const { return subscribed_; }
     int launches() const { return launches_; }
+    // Why counting() is false, in a few words; empty while it counts.
+    const std::string& problem() const { return problem_; }
 
   private:
     bool subscribed_ = false;
+    std::string problem_;
     std::atomic<int> launches_{0};  // the callbacks may come from any thread the code starts
     void* subscriber_ = nullptr;
 };

@@ -25,6 +25,11 @@ bool Mask::box() const {
     return k > 0;
 }
 
+void require_box(const Mask& mask) {
+    if (!mask.box())
+        throw Unsupported("a box filter takes box:K masks (every weight 1/K^2); " + mask.spec + " is not one");
+}
+
 double Mask::abs_sum() const {
     double sum = 0;
     for (float w : weights) sum += std::fabs(w);

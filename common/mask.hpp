@@ -28,6 +28,10 @@ struct Mask {
     bool box() const;
 };
 
+// Throws Unsupported, one line naming the mask, unless it is a box (Mask::box): a box variant is
+// then reported skipped while the general ones still run.
+void require_box(const Mask& mask);
+
 // Specs: box:K, gauss:K:SIGMA, sobel-x, sobel-y, laplacian, sharpen, emboss, random:K:SEED,
 // outer:K:SEED (a random separable mask: a random column times a different random row), or the
 // path of a text file with K rows of K numbers, or with two rows of K numbers (a separable mask's

@@ -110,8 +110,10 @@ static RunOptionsText image_lab_text() {
     RunOptionsText text;
     text.seed_help = "seed of the generated image and of random masks";
     text.raw_out_help = "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with "
-                        "timing the last timed repetition's (none for a GPU variant that launched no kernel)";
-    text.compare_help = "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant";
+                        "timing the last timed repetition's, with its spot-checked values beside it (VARIANT.f32.spots); none for a GPU variant that "
+                        "launched no kernel. Such a run computes no reference and checks nothing itself: the grader's --compare does";
+    text.compare_help = "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant. "
+                        "With --fresh-input-each-rep (--seed the checked run's): the results of timed runs, each with its spot record";
     text.peer_accepts = "one --mask, --image random, no --tile-to";
     return text;
 }
@@ -221,6 +223,9 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     }
     if (args.count("out")) options.out_dir = text("out");
     else if (options.demo) options.out_dir = "demo-output/lab" + std::to_string(spec.number);
+    if (!options.out_dir.empty() && !options.raw_out_dir.empty())
+        throw InputError("--out draws each result beside the reference, which a --raw-out run does not compute; accepted: one of "
+                         "--out, --demo and --raw-out");
     return options;
 }
 

@@ -25,6 +25,7 @@ void add_run_options(cxxopts::Options& parser, const RunOptionsText& text) {
         ("h,help", "this help");
     parser.add_options("Grading")
         ("raw-out", text.raw_out_help, cxxopts::value<std::string>())
+        ("sanitized", "with --raw-out: this run is under compute-sanitizer, which holds CUPTI, so the kernels a variant launches are not counted here (the grader counts them in the same case's run without the tool); without it a graded run fails a count it cannot take")
         ("compare", text.compare_help, cxxopts::value<std::string>())
         ("timer-of", "the grader's timer: time the GPU variants of the program at the other end of socket FD, on a fresh input each repetition that this process makes and checks", cxxopts::value<std::string>())
         ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>());
@@ -64,6 +65,9 @@ void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& te
                                                                          : "a folder of raw results from --raw-out"));
         if (!options.raw_out_dir.empty()) throw InputError("--compare checks raw results; it writes none: drop --raw-out");
     }
+    options.sanitized = args.count("sanitized") > 0;
+    if (options.sanitized && options.raw_out_dir.empty())
+        throw InputError("--sanitized describes a graded run; accepted: with --raw-out");
     if (args.count("timer-of")) options.timer_of = peer_socket(value("timer-of"), "--timer-of");
     if (args.count("timed-by")) options.timed_by = peer_socket(value("timed-by"), "--timed-by");
     if (options.timer_of >= 0 || options.timed_by >= 0) {
@@ -81,7 +85,8 @@ void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& te
 std::string exit_status_help() {
     return "\nExit status: 0 every variant passed; 1 a check failed or a variant is not implemented yet;\n"
            "  2 bad input (nothing run or written); 3 no usable GPU (any CPU part ran and passed);\n"
-           "  4 a CUDA error ended the GPU part.\n";
+           "  4 a CUDA error ended the GPU part; 5 the grader's build of a submission reached for a CPU reference\n"
+           "  it does not hold (it runs with --raw-out, and checks nothing itself).\n";
 }
 
 }  // namespace convlab

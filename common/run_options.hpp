@@ -26,7 +26,8 @@ struct RunOptions {
     bool flush_l2 = true;
     bool check_only = false;
     Format format = Format::Text;
-    std::string raw_out_dir;   // grading: each variant's result as raw bytes in here
+    std::string raw_out_dir;   // grading: each variant's result as raw bytes in here; the run computes no reference
+    bool sanitized = false;    // grading: under compute-sanitizer, which holds CUPTI: no launch count to take
     std::string compare_file;  // grading: check this raw result (or folder of them) instead of running variants
     int timer_of = -1;         // grading: time the GPU variants of the program at the other end of this socket (peer_timer.hpp)
     int timed_by = -1;         // grading: be timed by the grader's process at the other end of this socket (peer_worker.hpp)
@@ -44,7 +45,7 @@ struct RunOptionsText {
 };
 
 // Adds --seed, --variant, --reps, --warmup, --no-flush, --check-only, --format, --help, --raw-out,
-// --compare, --timer-of and --timed-by to `parser`, in its groups "Input", "Run", "Output" and
+// --sanitized, --compare, --timer-of and --timed-by to `parser`, in its groups "Input", "Run", "Output" and
 // "Grading".
 void add_run_options(cxxopts::Options& parser, const RunOptionsText& text);
 

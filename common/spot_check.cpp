@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <random>
 
+#include "common/raw_result.hpp"
 #include "common/rng.hpp"
 
 namespace convlab {
@@ -57,6 +60,59 @@ void SpotChecker::check(int run, const float* got, const std::function<double(si
         }
         return;
     }
+}
+
+void SpotRecord::add(uint64_t seed, const std::vector<size_t>& positions, const float* values) {
+    for (size_t n = 0; n < positions.size(); ++n) values_.push_back({seed, positions[n], values[n]});
+}
+
+void SpotRecord::write(const std::string& path) const {
+    write_raw_bytes(path, reinterpret_cast<const char*>(values_.data()), values_.size() * sizeof(SpotValue));
+}
+
+std::string spot_record_path(const std::string& dir, const std::string& result_name) {
+    return raw_result_path(dir, result_name) + ".spots";
+}
+
+std::string check_spot_record(const std::string& path, bool fresh, uint64_t last_seed, size_t values, int max_runs,
+                              Tolerance tolerance, const std::function<double(uint64_t, size_t)>& expected) {
+    const size_t most = size_t(max_runs) * SpotChecker::kValuesPerRun;
+    const std::vector<char> bytes = read_raw_bytes(path, (most + 1) * sizeof(SpotValue));
+    if (bytes.empty() || bytes.size() % sizeof(SpotValue) || bytes.size() > most * sizeof(SpotValue))
+        return "the timed runs' spot record holds " + std::to_string(bytes.size()) + " bytes, not 1 to " +
+               std::to_string(max_runs) + " runs of " + std::to_string(SpotChecker::kValuesPerRun) + " values";
+    std::vector<SpotValue> record(bytes.size() / sizeof(SpotValue));
+    std::memcpy(record.data(), bytes.data(), bytes.size());
+    std::map<uint64_t, size_t> per_seed;
+    for (const SpotValue& v : record) ++per_seed[v.seed];
+    const uint64_t runs = fresh ? per_seed.size() : record.size() / SpotChecker::kValuesPerRun;
+    for (const auto& [seed, count] : per_seed) {
+        const bool in_run = fresh ? seed <= last_seed && last_seed - seed < runs : seed == 0;
+        if (!in_run || (fresh && count != size_t(SpotChecker::kValuesPerRun)))
+            return "the timed runs' spot record names input seed " + std::to_string(seed) + " (" + std::to_string(count) +
+                   " values), which is not one of the run's " + std::to_string(runs) + " inputs";
+    }
+    if (record.size() != runs * SpotChecker::kValuesPerRun)
+        return "the timed runs' spot record holds " + std::to_string(record.size()) + " values, not " +
+               std::to_string(SpotChecker::kValuesPerRun) + " a run";
+    std::vector<double> wanted(record.size());
+    for (const SpotValue& v : record)
+        if (v.index >= values) return "the timed runs' spot record names value " + std::to_string(v.index) + " of a result of " + std::to_string(values);
+#pragma omp parallel for schedule(static)
+    for (long long n = 0; n < (long long)record.size(); ++n) wanted[size_t(n)] = expected(record[size_t(n)].seed, record[size_t(n)].index);
+    int failed = 0;
+    std::string first;
+    for (size_t n = 0; n < record.size(); ++n) {
+        if (std::isnan(wanted[n]) || within_tolerance(record[n].value, wanted[n], tolerance)) continue;
+        if (++failed == 1) {
+            char line[200];
+            std::snprintf(line, sizeof line, "the timed run with input seed %llu: value %llu: got %.6g, expected %.6g",
+                          (unsigned long long)record[n].seed, (unsigned long long)record[n].index, double(record[n].value), wanted[n]);
+            first = line;
+        }
+    }
+    if (!failed) return "";
+    return std::to_string(failed) + " spot-checked values of the timed runs were wrong (" + first + ")";
 }
 
 }  // namespace convlab

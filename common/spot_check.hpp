@@ -50,4 +50,36 @@ class SpotChecker {
     SpotChecks result_;
 };
 
+// A graded run (--raw-out, the grader's build) holds no reference to spot-check against, so it
+// records instead: each timed run's drawn positions and values, with the seed of that run's input
+// (0: the case's own input, without fresh inputs). The trusted checker (--compare, which has the
+// reference) then checks the record as SpotChecker::check would have (check_spot_record).
+struct SpotValue {
+    uint64_t seed = 0;
+    uint64_t index = 0;
+    float value = 0;
+};
+
+class SpotRecord {
+  public:
+    void add(uint64_t seed, const std::vector<size_t>& positions, const float* values);
+    // Raw bytes beside the result (spot_record_path): a SpotValue each, as laid out in memory.
+    void write(const std::string& path) const;
+    const std::vector<SpotValue>& values() const { return values_; }
+
+  private:
+    std::vector<SpotValue> values_;
+};
+
+// The record of result `result_name` in folder `dir`: beside its raw result, "NAME.f32.spots".
+std::string spot_record_path(const std::string& dir, const std::string& result_name);
+
+// The check of a record read from `path` (at most max_runs runs of kValuesPerRun values): its
+// runs' seeds must be the `runs` seeds last_seed - runs + 1 .. last_seed, each with
+// kValuesPerRun values at positions inside the result (`values` of them), or with fresh = false
+// every seed 0; expected(seed, index) the reference there (NaN: not compared). Empty when right,
+// else why not, in one line.
+std::string check_spot_record(const std::string& path, bool fresh, uint64_t last_seed, size_t values, int max_runs,
+                              Tolerance tolerance, const std::function<double(uint64_t, size_t)>& expected);
+
 }  // namespace convlab

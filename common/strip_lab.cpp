@@ -76,6 +76,7 @@ LabSpec command_line_spec(const StripLabSpec& spec) {
 struct RunFigures {
     double wall_ms = 0;
     std::vector<ActivityRecord> records;
+    bool canary_seen = false;  // the harness's own allocation after the run is in the records (make_activity_canary)
 };
 
 class StripRun {
@@ -115,6 +116,10 @@ class StripRun {
     }
 
   private:
+    // --raw-out: the grader's run. It computes no reference (the grader's build holds none) and
+    // checks nothing: the results go to the trusted check (--compare).
+    bool graded() const { return !options_.raw_out_dir.empty(); }
+
     bool selected(const std::string& name) const {
         return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
     }
@@ -200,7 +205,9 @@ class StripRun {
         reset_current_gpu();
         RunFigures f;
         f.wall_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+        const uint64_t canary = trace.tracing() ? make_activity_canary() : 0;
         f.records = trace.collect();
+        f.canary_seen = trace.tracing() && take_activity_canary(f.records, canary);
         return f;
     }
 
@@ -223,10 +230,29 @@ class StripRun {
         // A device reset releases the harness's hold, and the budget with it.
         if (const std::string released = cap ? cap->hold_released() : ""; !released.empty())
             return released + ": a device reset, or memory freed that the variant did not allocate (another program on the GPU?)";
-        if (!trace.tracing()) return "";
+        // What cannot be measured fails a graded run (unless the grader says the sanitizer holds CUPTI).
+        if (!trace.tracing())
+            return graded() && !options_.sanitized ? "the driver's records of the run could not be taken (the kit built without CUPTI, "
+                                                     "or another subscriber holds it): a graded run fails what it cannot measure"
+                                                   : "";
+        if (!f.canary_seen)
+            return "the driver's records stopped during the run (the harness's own allocation after it is missing from them): the "
+                   "recording was switched off, and the memory the strips held cannot be known";
         const bool kernels = std::any_of(f.records.begin(), f.records.end(),
                                          [](const ActivityRecord& a) { return a.kind == ActivityRecord::Kind::Kernel; });
         if (!kernels) return "launched no kernel: the result was not computed on a GPU";
+        // The lab's rule on memory: a strip's kernels read and write device memory the variant
+        // allocated, within the budget; the host's memory reaches them only through copies. So
+        // every byte of the image must be copied in, and every value of the result out: kernels
+        // that read the host's memory where it lies (mapped or registered memory, or pageable
+        // memory on a GPU that can reach it) hold less than the budget and are not the lesson.
+        using K = ActivityRecord::Kind;
+        const uint64_t in_bytes = image_.elements(), out_bytes = image_.elements() * sizeof(float);
+        const uint64_t copied_in = copied_bytes(f.records, K::HostToDevice), copied_out = copied_bytes(f.records, K::DeviceToHost);
+        if (copied_in < in_bytes || copied_out < out_bytes)
+            return "copied " + std::to_string(copied_in) + " bytes in and " + std::to_string(copied_out) + " out, less than the image's " +
+                   std::to_string(in_bytes) + " and the result's " + std::to_string(out_bytes) +
+                   ": the kernels reached host memory without a copy (mapped or registered host memory is not the strips' device memory)";
         for (const auto& [device, use] : device_memory_use(f.records)) {
             if (use.peak > job.gpu_memory)
                 return "held " + format_bytes(double(use.peak)) + " of device memory at once on GPU " + std::to_string(device) +
@@ -276,9 +302,15 @@ class StripRun {
                 const DeviceMemoryCap* held = cap ? &*cap : nullptr;
                 ActivityTrace trace;
                 const RunFigures first = run_once(v, job, trace);
-                record_check(r, check_output());
+                if (graded()) {
+                    r.status = "written";
+                    r.message = "result written for the grader's check in another process (--raw-out: this run holds no reference)";
+                } else {
+                    record_check(r, check_output());
+                }
                 broken = broken_rule(job, first, trace, held);
-                if (broken.empty() && r.status == "pass" && !options_.check_only) broken = time_variant(r, v, m, job, trace, held);
+                if (broken.empty() && (r.status == "pass" || r.status == "written") && !options_.check_only)
+                    broken = time_variant(r, v, m, job, trace, held);
             }  // the cap's memory given back: what is still missing now, the variant kept
             const std::vector<size_t> free_after = free_device_bytes(job.gpus);
             for (int d = 0; d < job.gpus && broken.empty(); ++d)
@@ -297,6 +329,9 @@ class StripRun {
                 r.message += " (past the --gpu-memory budget: the harness holds the rest of the device)";
             cuda_failed_ = !gpus_healthy(job.gpus);  // a refused allocation leaves the GPUs usable; a fault does not
         } catch (const InputError& e) {  // e.g. rows_per_strip found no room: the variant's own refusal
+            r.status = "error";
+            r.message = e.what();
+        } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
             r.status = "error";
             r.message = e.what();
         }
@@ -322,8 +357,10 @@ class StripRun {
             if (std::abs(f.wall_ms - r.time->median_ms) < std::abs(median->wall_ms - r.time->median_ms)) median = &f;
         timelines_.push_back({result_name(v, m), timeline_of(median->records)});
         describe_run(r, job, *median, timelines_.back().second);
-        const CheckResult again = check_output();
-        if (!again.passed) record_check(r, again, "after timing");
+        if (!graded()) {
+            const CheckResult again = check_output();
+            if (!again.passed) record_check(r, again, "after timing");
+        }
         if (r.time->noisy())
             report_.notes.push_back(v.name + " (" + r.host_memory + "): the timed runs vary by " + format_fixed(100 * r.time->cv, 0) + "%");
         return "";

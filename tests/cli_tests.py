@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import struct
 import tempfile
 import zlib
@@ -271,12 +272,14 @@ def lab5_without_gpu_says_skipped():
 
 
 def raw_results_and_trusted_compare():
-    """--raw-out writes each variant's result; --compare (the grader's check) passes the right one,
-    fails another input's, a truncated file and an oversized one."""
+    """--raw-out writes each variant's result and checks nothing (the kit's own CPU reference,
+    lab 0's sequential variant, is not run: a graded run holds none); --compare (the grader's check)
+    passes the right one, fails another input's, a truncated file and an oversized one."""
     case = ["--size", "37x23", "--image", "random", "--mask", "random:5:3", "--border", "wrap"]
     with tempfile.TemporaryDirectory() as tmp:
-        status, _, err = lab("lab0-solution", *case, "--seed", "9", "--check-only", "--threads", "2", "--raw-out", tmp)
-        assert status == 0 and sorted(os.listdir(tmp)) == ["openmp.f32", "sequential.f32"], (status, err, os.listdir(tmp))
+        doc = lab_json("lab0-solution", *case, "--seed", "9", "--check-only", "--threads", "2", "--raw-out", tmp)
+        assert sorted(os.listdir(tmp)) == ["openmp.f32"], os.listdir(tmp)
+        assert [(r["variant"], r["status"]) for r in doc["results"]] == [("sequential", "skipped"), ("openmp", "written")], doc["results"]
         raw = os.path.join(tmp, "openmp.f32")
         assert os.path.getsize(raw) == 37 * 23 * 3 * 4
         doc = lab_json("lab0-solution", *case, "--seed", "9", "--check-only", "--compare", raw)
@@ -284,6 +287,7 @@ def raw_results_and_trusted_compare():
         doc = lab_json("lab0-solution", *case, "--seed", "10", "--check-only", "--compare", raw, expect=1)
         assert doc["results"][-1]["status"] == "fail" and doc["results"][-1]["check"]["bad"] > 0, doc["results"][-1]
         # A folder: one row per result, named by the variant it belongs to, in the lab's order
+        shutil.copyfile(raw, os.path.join(tmp, "sequential.f32"))
         doc = lab_json("lab0-solution", *case, "--seed", "9", "--check-only", "--compare", tmp)
         assert [(r["variant"], r["status"]) for r in doc["results"] if r["kind"] == "submitted"] == \
             [("sequential", "pass"), ("openmp", "pass")], doc["results"]
@@ -313,7 +317,9 @@ def row_and_column_masks():
                            ("swapped", ["--row-mask", col, "--col-mask", row])):
             os.makedirs(os.path.join(tmp, name))
             doc = lab_json("lab0-solution", *case, *mask, "--raw-out", os.path.join(tmp, name))
-            assert all(r["status"] == "pass" for r in doc["results"]), (name, doc["results"])
+            assert [r["status"] for r in doc["results"]] == ["skipped", "written"], (name, doc["results"])
+            checked = lab_json("lab0-solution", *case, *mask, "--compare", os.path.join(tmp, name))
+            assert [r["status"] for r in checked["results"] if r["kind"] == "submitted"] == ["pass"], (name, checked["results"])
             with open(os.path.join(tmp, name, "openmp.f32"), "rb") as f:
                 outputs[name] = f.read()
         assert doc["masks"] == ["row " + col + " x col " + row], doc["masks"]
@@ -324,17 +330,41 @@ def row_and_column_masks():
 def fresh_input_each_rep():
     """--fresh-input-each-rep (the grader's timed runs): every timed run gets a new input, seed + 1
     + its number, and the raw result is the last one's: it passes against seed + cpu-reps and
-    fails against the first input, so a replayed answer cannot pass."""
+    fails against the first input, so a replayed answer cannot pass. The run holds no reference to
+    spot-check its runs against: it records each run's drawn values beside the result, and the
+    trusted check (--compare with --fresh-input-each-rep) checks them, failing a record that is
+    missing, altered, or of other inputs."""
     case = ["--size", "41x29", "--image", "random", "--mask", "random:5:3", "--border", "mirror"]
     with tempfile.TemporaryDirectory() as tmp:
         status, _, err = lab("lab0-solution", *case, "--seed", "20", "--cpu-reps", "3", "--threads", "2", "--variant", "openmp",
                              "--fresh-input-each-rep", "--raw-out", tmp)
-        assert status == 0 and os.listdir(tmp) == ["openmp.f32"], (status, err, os.listdir(tmp))
-        raw = os.path.join(tmp, "openmp.f32")
+        assert status == 0 and sorted(os.listdir(tmp)) == ["openmp.f32", "openmp.f32.spots"], (status, err, os.listdir(tmp))
+        raw, spots = os.path.join(tmp, "openmp.f32"), os.path.join(tmp, "openmp.f32.spots")
+        assert os.path.getsize(spots) == 3 * 1024 * 24, os.path.getsize(spots)  # three runs of 1024 (seed, index, value)
         doc = lab_json("lab0-solution", *case, "--seed", "23", "--check-only", "--compare", raw)
         assert doc["results"][-1]["status"] == "pass", doc["results"][-1]
         doc = lab_json("lab0-solution", *case, "--seed", "20", "--check-only", "--compare", raw, expect=1)
         assert doc["results"][-1]["status"] == "fail", doc["results"][-1]
+        timed = ["--seed", "23", "--check-only", "--fresh-input-each-rep", "--compare", tmp]
+        doc = lab_json("lab0-solution", *case, *timed)
+        assert [r["status"] for r in doc["results"] if r["kind"] == "submitted"] == ["pass"], doc["results"]
+        with open(spots, "rb") as f:
+            record = f.read()
+        for offset, why in ((16, "spot-checked values of the timed runs were wrong"),  # the first value of the first run
+                            (0, "not one of the run's")):  # the first value's input seed
+            altered = bytearray(record)
+            if offset:
+                altered[16:20] = struct.pack("f", struct.unpack("f", record[16:20])[0] + 7)
+            else:
+                altered[0:8] = struct.pack("Q", struct.unpack("Q", record[0:8])[0] + 100)
+            with open(spots, "wb") as f:
+                f.write(altered)
+            doc = lab_json("lab0-solution", *case, *timed, expect=1)
+            assert why in doc["results"][-1]["message"], (why, doc["results"][-1])
+        os.remove(spots)
+        doc = lab_json("lab0-solution", *case, *timed, expect=1)
+        assert "no spot record" in doc["results"][-1]["message"], doc["results"][-1]
+
 
 
 def lab5_help():

@@ -64,20 +64,24 @@ def physical_floor():
     assert performance.floor_ms(["--elements", "1000"], ref) is None
 
 
-def forged_reports_are_caught():
+def contradicted_reports_are_timed_by_the_grader():
     """Peer timing: a program whose own report leaves out time the grader's process measured
-    around its runs (beyond the overhead the reference's runs show, and the slack) is forged;
-    honest noise is not. Every GPU lab is peer-timed; lab 0 (CPU only) is not."""
-    f = performance.forged_report
+    around its runs (beyond the overhead the reference's runs show, and the slack) is timed by the
+    grader's clock less that overhead: slow is slow (issue 40: a launch function that allocates
+    was called forged). Honest noise keeps the program's own time. Every GPU lab is peer-timed;
+    lab 0 (CPU only) is not."""
+    f = performance.time_that_counts
     ref, ref_peer = [1.0, 1.01, 0.99], [1.12, 1.13, 1.11]  # 0.12 ms of protocol overhead
-    assert f([1.5, 1.5, 1.5], [1.63, 1.64, 1.62], ref, ref_peer) is None, "the same overhead: honest"
-    assert f([0.3, 0.3, 0.3], [0.44, 0.45, 0.43], ref, ref_peer) is None, "a faster honest program"
+    assert f([1.5, 1.5, 1.5], [1.63, 1.64, 1.62], ref, ref_peer) == (1.5, None), "the same overhead: honest"
+    assert f([0.3, 0.3, 0.3], [0.44, 0.45, 0.43], ref, ref_peer) == (0.3, None), "a faster honest program"
     # Allowed beyond 1.5 ms reported: 0.12 + slack(P), P the peer time: P - 1.5 <= 0.12 + 0.05 + 0.1 P, P <= 1.8556.
     edge = (1.5 + 0.12 + performance.PEER_SLACK_MS) / (1 - performance.PEER_SLACK_SHARE)
-    assert f([1.5] * 3, [edge - 0.001] * 3, ref, ref_peer) is None, "within the slack"
-    assert "forged time" in f([1.5] * 3, [edge + 0.001] * 3, ref, ref_peer), "just past the slack"
-    assert "forged time" in f([0.5, 0.5, 0.5], [1.62, 1.63, 1.61], ref, ref_peer), "reports a third of what it took"
-    assert f([0.5], [], ref, ref_peer) is None and f([0.5], [1.6], ref, []) is None, "no peer times: nothing to compare"
+    assert f([1.5] * 3, [edge - 0.001] * 3, ref, ref_peer) == (1.5, None), "within the slack"
+    counted, why = f([1.5] * 3, [edge + 0.001] * 3, ref, ref_peer)
+    assert abs(counted - (edge + 0.001 - 0.12)) < 1e-9 and "grader's clock" in why, (counted, why)
+    counted, why = f([0.5, 0.5, 0.5], [1.62, 1.63, 1.61], ref, ref_peer)
+    assert abs(counted - 1.5) < 1e-9 and "reported 0.5 ms" in why, "reports a third of what it took: timed at what it took"
+    assert f([0.5], [], ref, ref_peer) == (0.5, None) and f([0.5], [1.6], ref, []) == (0.5, None), "no peer times: its own"
     assert [lab for lab in range(6) if performance.peer_timed(specs.load(lab))] == [1, 2, 3, 4, 5]
 
 
@@ -85,7 +89,8 @@ def spec_mistakes_are_refused():
     """A spec whose points do not add up, whose variant name --variant's list would split, whose
     timed case does not require its own variants (or requires one nobody grades), or whose
     variant refuses a mask the hidden cases never draw, or whose fixed case lacks a key or names
-    no built-in image, is refused with its file named, before any submission is graded."""
+    no built-in image, whose sanitizer fixes its arguments or whose drawn option's range is
+    upside down, is refused with its file named, before any submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
     comma = json.loads(json.dumps(good))
@@ -99,7 +104,9 @@ def spec_mistakes_are_refused():
     unknown = json.loads(json.dumps(lab4))
     unknown["performance"]["cases"][0]["requires"].append("no such variant")
     pinned = json.loads(json.dumps(lab4))
-    pinned["sanitizer"]["args"] += ["--border", "zero"]
+    pinned["sanitizer"]["args"] = ["--size", "300x77"]
+    low_high = json.loads(json.dumps(lab4))
+    low_high["drawn_options"] = {"--low": [0.5, 0.1]}
     unknown_kind = json.loads(json.dumps(lab4))
     unknown_kind["random_masks"] = "symmetric"
     with open(os.path.join(specs.CASES, "lab6.json")) as f:
@@ -126,7 +133,9 @@ def spec_mistakes_are_refused():
             specs.CASES = tmp
             for lab, broken, why in ((5, comma, "has a comma"), (5, points, "points add to"),
                                      (4, free_time, "must require the variants it times"),
-                                     (4, unknown, "which no graded variant is labelled"), (4, pinned, "pins"),
+                                     (4, unknown, "which no graded variant is labelled"),
+                                     (4, pinned, "the sanitizer's cases are drawn from the secret"),
+                                     (4, low_high, "drawn option '--low' is [0.5, 0.1]"),
                                      (4, unknown_kind, "random_masks is 'symmetric'"),
                                      (6, undrawn, "which 'named_masks' does not list"),
                                      (7, dim, "a bright case lacks ['mask']"),
@@ -143,6 +152,18 @@ def spec_mistakes_are_refused():
                     assert why in str(e) and f"lab{lab}.json" in str(e), str(e)
     finally:
         specs.CASES = saved
+
+
+def refusals_are_weighted():
+    """Lab 7's box variants refuse 11 of 24 cases: one that copies its input and passes one case
+    must not earn the 11 (it earned them all before, issue 40); one that passes all it computes
+    earns every case; one that passes none earns none."""
+    from convlab_grader import hidden_cases
+    weighted = hidden_cases.refusal_weighted
+    assert weighted(1, 24, 11) < 2, weighted(1, 24, 11)
+    assert weighted(13, 24, 11) == 24 and weighted(0, 24, 11) == 0 and weighted(7, 10, 0) == 7
+    assert weighted(6, 24, 11) == round(6 + 11 * 6 / 13, 2)
+    assert weighted(0, 3, 3) == 0, "a variant that only refuses computes nothing"
 
 
 def a_mask_that_must_be_refused_is_graded():
@@ -237,7 +258,21 @@ def a_tool_found_dirty_makes_no_more_runs():
 
     made, lock = [], threading.Lock()
 
+    class Session:
+        isolation = None
+
+        def scratch(self, sub, name):
+            return tempfile.mkdtemp()
+
+        def check(self, *_args):
+            return {}
+
+    class Sub:
+        identity, binary = None, "lab-stand-in"
+
     def stand_in(_isolation, argv, *_args, **_kwargs):
+        if argv[0] != "compute-sanitizer":  # the same case without the tool: quick and clean
+            return sandbox.Outcome(0, "", "", 0.0, False)
         tool = argv[1].split("=")[1]
         with lock:
             made.append(tool)
@@ -245,15 +280,6 @@ def a_tool_found_dirty_makes_no_more_runs():
             return sandbox.Outcome(-9, "", "", 180.0, True)
         time.sleep(0.2)
         return sandbox.Outcome(0, "", "", 0.2, False)
-
-    class Session:
-        isolation = None
-
-        def scratch(self, sub, name):
-            return tempfile.mkdtemp()
-
-    class Sub:
-        identity, binary = None, "lab-stand-in"
 
     saved = sandbox.run
     try:
@@ -278,7 +304,8 @@ def drawn_cases_differ_by_student():
     """Each student's hidden and timed cases come from the secret mixed with the name; a lab's
     timed cases get different borders; cases sharing arguments (lab 5) still share one draw;
     a spec's random masks are separable ones (outer:K:S) when it says so, Gaussians with a drawn
-    sigma for lab 8; the sanitizer covers every border and channel count."""
+    sigma and drawn thresholds for lab 8; the sanitizer covers every border and channel count on
+    drawn shapes, wide and tall ones among them."""
     lab3 = specs.load(3)
     a, b = cases.student_secret(7, "alice"), cases.student_secret(7, "bob")
     assert a != b and cases.student_secret(7, "alice") == a
@@ -322,7 +349,13 @@ def drawn_cases_differ_by_student():
     fixed = canny[-len(lab8["image_cases"]):]
     assert [c["image"] for c in fixed] == [c["image"] for c in lab8["image_cases"]], fixed
     assert fixed[0]["seed"] != cases.hidden_cases(lab8, b)[-len(fixed)]["seed"], "each student's own seed"
-    assert "spiral image" in cases.describe(fixed[0]) and lab8["extra_args"] == ["--low", "0.1", "--high", "0.5"]
+    assert "spiral image" in cases.describe(fixed[0]) and "extra_args" not in lab8
+    # Its thresholds are drawn a case, within the spec's ranges (the spiral's and the lines' own).
+    for c, holder in zip(canny, [lab8] * (len(canny) - len(fixed)) + lab8["image_cases"]):
+        ranges = holder.get("drawn_options", lab8["drawn_options"])
+        drawn_values = dict(zip(c["options"][::2], map(float, c["options"][1::2])))
+        assert set(drawn_values) == set(ranges) and all(lo <= drawn_values[n] <= hi for n, (lo, hi) in ranges.items()), (c, ranges)
+    assert len({tuple(c["options"]) for c in canny}) == len(canny), "thresholds drawn, not fixed"
     # Lab 9: each shape's case under a budget of three strips of the spec's rows, in turn, of its
     # own width, channels and mask (common/strips.hpp's strip_device_bytes); its image cases' own.
     lab9 = specs.load(9)
@@ -336,10 +369,19 @@ def drawn_cases_differ_by_student():
     assert args[args.index("--gpu-memory") + 1] == shaped[0]["gpu_memory"], args
     assert "B of device memory" in cases.describe(shaped[0]) and "--gpu-memory" not in cases.input_args(canny[0])
     runs = cases.sanitizer_runs(lab3, a)
-    seen = {(tool, args[args.index("--border") + 1], args[args.index("--channels") + 1]) for tool, args in runs}
+    seen = {(tool, case["border"], case["channels"]) for tool, case in runs}
     for tool in lab3["sanitizer"]["tools"]:
         assert {b for t, b, _ in seen if t == tool} == set(lab3["borders"]), (tool, seen)
-        assert {c for t, _, c in seen if t == tool} == {str(c) for c in lab3["channels"]}, (tool, seen)
+        assert {c for t, _, c in seen if t == tool} == set(lab3["channels"]), (tool, seen)
+    # The sanitizer's shapes are drawn: wide, tall and blocks within its pixels, none the same for
+    # another student; its masks of the spec's sizes and kind; lab 9's under a strip budget.
+    sides = [tuple(map(int, case["size"].split("x"))) for _, case in runs]
+    pixels = lab3["sanitizer"].get("pixels", cases.SANITIZER_PIXELS)
+    assert all(w * h <= pixels for w, h in sides), sides
+    assert any(w > 256 and h <= 12 for w, h in sides) and any(h > 256 and w <= 12 for w, h in sides), sides
+    assert [c["size"] for _, c in runs] != [c["size"] for _, c in cases.sanitizer_runs(lab3, b)], "each student's own shapes"
+    assert all(cases.mask_size(c["mask"]) in lab3["sanitizer"]["mask_sizes"] and c["mask"].startswith("random:") for _, c in runs)
+    assert all("--gpu-memory" in cases.input_args(c) for _, c in cases.sanitizer_runs(lab9, a))
 
 
 def gradescope_json():
@@ -539,7 +581,7 @@ class FakeSession:
 def peer_timing_plumbing():
     """The grader's side of peer timing without a GPU, with stand-in programs: the socket reaches
     the jailed program and the timer, both clocks come back, an honest program is timed, and one
-    that reports a third of its time is called forged and earns no performance points."""
+    that reports a third of its time is timed by the grader's clock: no faster than it is."""
     from convlab_grader import grader
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)
@@ -572,10 +614,13 @@ def peer_timing_plumbing():
             fraction[name] = perf["fraction"]
             for c in perf["cases"]:
                 assert len(c["submission_peer_runs_ms"]) == 2 and all(p >= 20 for p in c["submission_peer_runs_ms"]), c
-            if name == "forger":
-                assert all("forged time" in (c["problem"] or "") for c in perf["cases"]), perf["cases"]
+            if name == "forger":  # timed at what it took, by the grader's clock: no faster than the honest one
+                assert all("grader's clock" in (c["clock"] or "") and not c["problem"] for c in perf["cases"]), perf["cases"]
+                assert all(c["submission_ms"] >= 0.8 * c["reference_ms"] for c in perf["cases"]), perf["cases"]
+            else:
+                assert not any(c["clock"] for c in perf["cases"]), perf["cases"]
         # The honest stand-in is timed against a reference that is the same stand-in: no problem.
-        assert fraction["forger"] == 0.0 and fraction["honest"] > 0, fraction
+        assert fraction["honest"] > 0 and fraction["forger"] <= fraction["honest"], fraction
 
 
 def result_files_are_collected_safely():
@@ -766,6 +811,11 @@ def known_bad_verdicts_can_fail():
     assert any("expected reduced" in p for p in missed) and any("no timed case was refused for 'forged time'" in p for p in missed), missed
     other = known_bad.verdict_problems(entry, result(20, [honest_case, dict(caught_case, problem="impossible time: ...")]))
     assert any("'forged time'" in p for p in other), "refused for another reason is not what the entry says"
+    capped = {"name": "box-copies-input", "expect": {"correctness": "not-full", "variants_at_most": {"running sum": 0.2}}}
+    def graded(passed):
+        return dict(result(20, []), scores={"correctness": 40}, variants={"running sum": {"passed": passed, "total": 24}})
+    assert known_bad.verdict_problems(capped, graded(3.7)) == [], "next to nothing, as described"
+    assert any("more than the 20%" in p for p in known_bad.verdict_problems(capped, graded(13))), "refused cases paid in full"
 
 
 def results_of(path):
@@ -776,7 +826,9 @@ def results_of(path):
 def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
-                "correctness or an unknown variant, or a sanitizer case with a pinned border is refused", spec_mistakes_are_refused)
+                "correctness or an unknown variant, a fixed sanitizer case or an upside-down drawn option is refused",
+                spec_mistakes_are_refused)
+    results.run("grader: a refused case counts as much as the variant's share of the cases it computed", refusals_are_weighted)
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",
                 a_mask_that_must_be_refused_is_graded)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
@@ -785,13 +837,14 @@ def register(results):
                 lab9_runs_have_the_gpu_to_themselves)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
-    results.run("grader: a time report the grader's own process contradicts is forged; honest overhead is not", forged_reports_are_caught)
+    results.run("grader: a time report the grader's own process contradicts is replaced by the grader's clock; honest overhead is not",
+                contradicted_reports_are_timed_by_the_grader)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
     results.run("grader: jailed runs: private /tmp, own processes only, hidden kit, no daemon survives", jailed_runs_are_isolated)
     results.run("grader: the peer timer's socket reaches a jailed run and carries descriptors both ways", peer_socket_reaches_a_jailed_run)
-    results.run("grader: peer timing's plumbing with stand-in programs: clocks come back, a forged report earns nothing",
+    results.run("grader: peer timing's plumbing with stand-in programs: clocks come back, a forged report gains nothing",
                 peer_timing_plumbing)
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)

@@ -1,6 +1,9 @@
 """Building a submission against a clean copy of the kit: the harness, the drivers and the other
 labs' skeletons come from the kit; only the lab's student files come from the submission. A
-template copy is built once per session, so each submission recompiles only its own files."""
+template copy is built once per session, so each submission recompiles only its own files. What
+is built is the graded binary (build/bin/labN-graded): the student build without any of the kit's
+CPU references (the Makefile's WITHHELD_SRC), so that the submission's process never holds an
+answer; its results are checked by the reference build's --compare, in the grader's process."""
 import os
 import shutil
 
@@ -26,7 +29,7 @@ def make_template(work, lab, isolation, time_limit=1800):
         deps = os.path.abspath(os.path.join(KIT, os.environ["DEPS_INCLUDE"]))
         if os.path.isdir(deps):
             shutil.copytree(deps, os.path.join(template, ".deps"))
-    outcome = sandbox.run(isolation, ["make", "--no-print-directory", "-j4", f"build/bin/lab{lab}-student"] + _make_vars(template),
+    outcome = sandbox.run(isolation, ["make", "--no-print-directory", "-j4", f"build/bin/lab{lab}-graded"] + _make_vars(template),
                           template, time_limit)
     if outcome.status != 0:
         raise RuntimeError(f"the kit's own lab {lab} skeleton does not build:\n{(outcome.stdout + outcome.stderr)[-3000:]}")
@@ -45,7 +48,7 @@ class Build:
         self.tree = tree
 
     def binary(self, lab):
-        return os.path.join(self.tree, "build", "bin", f"lab{lab}-student")
+        return os.path.join(self.tree, "build", "bin", f"lab{lab}-graded")
 
 
 def build_submission(template, dest, files, tree_of_submission, lab, isolation, identity, time_limit=600):
@@ -59,7 +62,7 @@ def build_submission(template, dest, files, tree_of_submission, lab, isolation, 
     isolation.hand_over(dest, identity)
     # One compiler per student file: lab 4's three files take minutes one after another.
     jobs = f"-j{max(2, len(files))}"
-    outcome = sandbox.run(isolation, ["make", "--no-print-directory", jobs, f"build/bin/lab{lab}-student"] + _make_vars(dest),
+    outcome = sandbox.run(isolation, ["make", "--no-print-directory", jobs, f"build/bin/lab{lab}-graded"] + _make_vars(dest),
                           dest, time_limit, identity=identity)
     log = (outcome.stdout + outcome.stderr)[-6000:]
     if outcome.timed_out:

@@ -11,10 +11,15 @@ its own width, channels and mask (lab 9: strips of one row, strips thinner than 
 a last strip of one row); an image case may name its own ("gpu_memory"). Lab 5's spec lists array
 lengths ("elements") instead, each with input values from the secret.
 
+A spec's "drawn_options" give options every case draws from the secret, each a range of values
+(lab 8's thresholds, "--low": [0.04, 0.2]), so that nothing a case passes is fixed.
+
 Each student's cases come from the session's secret mixed with the student's name, so that no
 two students see the same inputs (answers cannot be shared, even through a channel the sandbox
 missed). The timed cases are drawn too: their input values, border, channel count and exact size,
-so that a program cannot recognise a timed run by its configuration."""
+so that a program cannot recognise a timed run by its configuration. So are the sanitizer's
+cases: their shapes (wide, tall and blocks, within the spec's pixel count), masks, inputs and
+options."""
 import hashlib
 import json
 import random
@@ -48,7 +53,19 @@ def hidden_cases(spec, secret):
         cases.append(dict(bright, image="bright", seed=rng.randrange(1, 1 << 62)))
     for fixed in spec.get("image_cases", []):
         cases.append(dict(fixed, seed=rng.randrange(1, 1 << 62)))
+    for case in cases:  # an image case may narrow the ranges (the spiral's one strong end)
+        case["options"] = drawn_options(case if "drawn_options" in case else spec, rng)
+        case.pop("drawn_options", None)
     return cases
+
+
+def drawn_options(spec, rng):
+    """The spec's drawn options for one case, each value drawn from its range: ["--low", "0.113", ...].
+    Ranges are drawn in order, so a later one may rely on an earlier one's being smaller (low, high)."""
+    options = []
+    for name, (lowest, highest) in spec.get("drawn_options", {}).items():
+        options += [name, f"{rng.uniform(lowest, highest):.3f}"]
+    return options
 
 
 def strip_budget(case, rows, buffers=3):
@@ -122,23 +139,47 @@ def _jitter_size(args, rng):
     return args
 
 
+SANITIZER_PIXELS = 24000  # a sanitizer case's pixels at most, unless the spec's "sanitizer" says "pixels"
+
+
 def sanitizer_runs(spec, secret):
-    """(tool, args) for every compute-sanitizer run: each tool on every border once, the channel
+    """(tool, case) for every compute-sanitizer run: each tool on every border once, the channel
     counts taken in turn from a drawn start, so that each tool meets every border and every
-    channel count (a full product would double the runs for little). Lab 5 has one configuration."""
+    channel count (a full product would double the runs for little). Each run's case is drawn
+    from the secret like a hidden case (cases.input_args runs it): a wide, a tall or a block shape
+    in turn, a mask of the spec's sizes and kind, a random input, the drawn options, a strip budget
+    where the lab has one. Lab 5 has one configuration, with its input values drawn."""
     s = spec["sanitizer"]
     rng = random.Random(mix(secret, "sanitizer"))
     if "elements" in spec:
-        return [(tool, s["args"] + ["--seed", str(rng.randrange(1, 1 << 40))]) for tool in s["tools"]]
+        return [(tool, {"args": s["args"], "seed": rng.randrange(1, 1 << 40)}) for tool in s["tools"]]
     runs = []
     borders, channels = spec["borders"], spec["channels"]
     start = rng.randrange(len(channels))
+    n = 0
     for tool in s["tools"]:
         for i, border in enumerate(borders):
-            ch = channels[(start + i) % len(channels)]
-            runs.append((tool, s["args"] + ["--border", border, "--channels", str(ch), "--image", "random",
-                                            "--seed", str(rng.randrange(1, 1 << 40))]))
+            k = rng.choice(s.get("mask_sizes", spec["mask_sizes"]))
+            case = {"size": sanitizer_shape(("wide", "tall", "block")[n % 3], s.get("pixels", SANITIZER_PIXELS), rng),
+                    "channels": channels[(start + i) % len(channels)], "border": border,
+                    "mask": drawn_mask(spec.get("random_masks", "random"), k, rng), "seed": rng.randrange(1, 1 << 62)}
+            if "budget_rows" in spec:
+                case["gpu_memory"] = str(strip_budget(case, rng.choice(spec["budget_rows"])))
+            case["options"] = drawn_options(spec, rng)
+            runs.append((tool, case))
+            n += 1
     return runs
+
+
+def sanitizer_shape(kind, pixels, rng):
+    """A drawn "WxH" of at most `pixels` pixels: wide (1 to 12 rows), tall (1 to 12 columns, so
+    hundreds of rows at least) or a block (17 to 300 a side)."""
+    if kind == "block":
+        w = rng.randint(17, 300)
+        return f"{w}x{rng.randint(17, max(17, pixels // w))}"
+    across = rng.randint(1, 12)
+    along = rng.randint(pixels // (4 * across), pixels // across)
+    return f"{along}x{across}" if kind == "wide" else f"{across}x{along}"
 
 
 def with_option(args, option, value):
@@ -158,6 +199,8 @@ def describe(case):
     """The case as the reports print it: its parameters without the secret seed."""
     if "elements" in case:
         return f"{case['elements']} elements"
+    if "args" in case:
+        return public_args(case["args"])
     image = f", {case['image']} image" if case.get("image", "random") != "random" else ""
     budget = f", {case['gpu_memory']} B of device memory" if "gpu_memory" in case else ""
     return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}{image}{budget}"
@@ -170,11 +213,15 @@ def mask_size(mask):
 
 
 def input_args(case):
+    """A case's arguments: its input, mask, border, budget and drawn options (a lab 5 sanitizer
+    case: its fixed arguments and drawn seed)."""
+    if "args" in case:
+        return [*case["args"], "--seed", str(case["seed"])]
     if "elements" in case:
         return ["--elements", str(case["elements"]), "--seed", str(case["seed"])]
     args = ["--image", case.get("image", "random"), "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
             "--mask", case["mask"], "--border", case["border"]]
-    return args + (["--gpu-memory", case["gpu_memory"]] if "gpu_memory" in case else [])
+    return args + (["--gpu-memory", case["gpu_memory"]] if "gpu_memory" in case else []) + case.get("options", [])
 
 
 def public_args(args):

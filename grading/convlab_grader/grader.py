@@ -128,6 +128,15 @@ class Session:
         finally:
             shutil.rmtree(private, ignore_errors=True)
 
+    def write_stage_inputs(self, folder, args):
+        """A lab graded stage by stage: the reference build writes, for each stage, the reference's
+        values of exactly the buffers it reads, into a folder a stage under `folder` (the grader's
+        own: each graded run is given a copy of its stage's folder alone)."""
+        done = subprocess.run([self.reference, "--check-only", *args, "--write-stage-inputs", folder], capture_output=True, text=True,
+                              timeout=600)
+        if done.returncode != 0:
+            raise RuntimeError(f"the reference could not write the stage inputs of {' '.join(args)}: {done.stderr.strip()[-500:]}")
+
     def _compare(self, out, args):
         """The trusted check: the reference solution's harness reads the raw results and names
         each verdict by the result it checked (common/raw_check.hpp), the name the spec's "raw"

@@ -1,6 +1,12 @@
 """The correctness part of grading: the submission's hidden cases, each run once with every graded
-variant, its raw results checked by the trusted checker (the reference build's --compare)."""
+variant, its raw results checked by the trusted checker (the reference build's --compare). A lab
+graded stage by stage (lab 8, "stages" in its spec) runs each graded stage in a process of its
+own, on inputs the trusted side wrote for that stage alone (--write-stage-inputs): no run holds
+another stage's answer, and nothing one stage leaves on the device reaches another."""
 import concurrent.futures
+import os
+import re
+import shutil
 
 from . import cases, sandbox, spec
 
@@ -27,28 +33,77 @@ def run_cases(session, sub):
         for index, (ran, verdicts) in zip(indices, done):
             timeouts += ran.timed_out
             tally_case(session, sub, tally, index, ran, verdicts)
-    # Refusing a mask beyond the limit is right only for a variant that computes the rest:
-    # a kernel that writes nothing useful must not score on the cases it is excused from.
+    # Refusing a mask is right only for a variant that computes the rest: each refused case counts
+    # as much as the variant's share of the cases it had to compute, so a kernel that writes
+    # nothing useful earns next to nothing for the cases it is excused from.
     for t in tally.values():
-        if t["passed"]:
-            t["passed"] += t["refused"]
-        elif t["refused"] and t["first_failure"]:
-            t["first_failure"] += f" (its {t['refused']} refused cases count only when the others pass)"
+        t["passed"] = refusal_weighted(t["passed"], t["total"], t["refused"])
+        if t["refused"] and t["passed"] < t["total"] and t["first_failure"]:
+            t["first_failure"] += (f" (its {t['refused']} refused cases count as much as its share of the others passed)")
         del t["refused"]
     sub.result["variants"] = tally
+
+
+def refusal_weighted(passed, total, refused):
+    """Cases passed, the `refused` ones weighted by the share of the other cases passed."""
+    computed = total - refused
+    if not refused or not computed:
+        return passed if computed else 0
+    share = passed / computed
+    return passed if share == 0 else (total if passed == computed else round(passed + refused * share, 2))
 
 
 def run_case(session, sub, index):
     """Runs hidden case `index` and checks its raw results; returns (outcome, verdicts)."""
     case = sub.cases[index]
-    out = session.scratch(sub, f"case-{index}")
-    args = cases.input_args(case) + session.spec.get("extra_args", [])
     names = sorted({v["name"] for v in session.spec["variants"]})
-    ran = sandbox.run(session.isolation, [sub.binary, "--check-only", *args, "--variant", ",".join(names),
-                                          "--raw-out", out, "--format", "json"], out, session.spec["time_limit_s"],
-                      identity=sub.identity)
-    verdicts = session.check(sub, out, f"case-{index}", args)
-    return ran, verdicts
+    return graded_run(session, sub, case, f"case-{index}", names, session.spec["time_limit_s"])
+
+
+def case_args(session, case):
+    return cases.input_args(case) + session.spec.get("extra_args", [])
+
+
+def graded_run(session, sub, case, name, variants, limit, tool=None):
+    """The submission's graded binary on one case (under compute-sanitizer's `tool` if given),
+    its raw results checked by the trusted side. Returns (outcome, verdicts by raw name); in a lab
+    graded stage by stage, the outcome that tells most (a time-out, a crash, else the first) of one
+    run a graded stage, with the reports of them all."""
+    args = case_args(session, case)
+    wrap = ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5"] if tool else []
+    extra = ["--sanitized"] if tool else []
+    if not session.spec.get("stages"):
+        out = session.scratch(sub, name)
+        ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),
+                                              "--raw-out", out, *extra, "--format", "json"], out, limit, identity=sub.identity)
+        return ran, session.check(sub, out, name, args)
+    inputs = session.private(f"{sub.safe_name}-{name}-inputs")
+    try:
+        session.write_stage_inputs(inputs, args)
+        outcomes, verdicts = [], {}
+        for v in session.spec["variants"]:
+            if v["name"] not in variants:
+                continue
+            stage = v["raw"][len(v["name"]) + 1:]
+            label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])  # the folder --write-stage-inputs made for it
+            given = session.scratch(sub, f"{name}-{label}-in")
+            for entry in os.listdir(os.path.join(inputs, label)):
+                shutil.copyfile(os.path.join(inputs, label, entry), os.path.join(given, entry))
+            out = session.scratch(sub, f"{name}-{label}")
+            ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", v["name"], "--stage", stage,
+                                                  "--stage-inputs", given, "--raw-out", out, *extra, "--format", "json"], out, limit,
+                              identity=sub.identity)
+            shutil.rmtree(given, ignore_errors=True)
+            # Only this run's own stage counts: whatever else it wrote is no result of it.
+            found = session.check(sub, out, f"{name}-{label}", args).get(v["raw"])
+            if found:
+                verdicts[v["raw"]] = found
+            outcomes.append(ran)
+            if ran.timed_out:
+                break  # a hang costs one limit a case, not one a stage
+        return sandbox.Outcome.combined(outcomes), verdicts
+    finally:
+        shutil.rmtree(inputs, ignore_errors=True)
 
 
 def tally_case(session, sub, tally, index, ran, verdicts):

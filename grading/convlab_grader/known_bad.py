@@ -7,7 +7,10 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   time_ratio_at_least: in every timed case it was timed in, its median time over the reference's is at
   least this (a timing trick must not make it look faster than it is);
   performance_problem: a text that some timed case's problem holds (the grader refused that case's
-  time for this reason, e.g. "forged time").
+  time for this reason, e.g. "forged time");
+  variants_at_most: {label: share}: the variant so labelled passed at most this share of its hidden
+  cases (refused ones weighted as the grader counts them), where the whole correctness is not
+  the point (a cheat in one variant of several).
 An entry with "launches": "none" must launch no kernel anywhere: its edits leave no `<<<` in the
 student files (make test checks it), so that a launch site the reference gains later, which the
 edits do not cover, fails on the CPU rather than quietly passes hidden cases on a GPU.
@@ -104,6 +107,12 @@ def verdict_problems(entry, result):
         if c["submission_ms"] / c["reference_ms"] < least:
             problems.append(f"timed at {c['submission_ms']:.4g} ms against the reference's {c['reference_ms']:.4g} ms "
                             f"({c['args']}): faster than it can be")
+    for label, most in expect.get("variants_at_most", {}).items():
+        t = result.get("variants", {}).get(label)
+        if t is None or not t.get("total"):
+            problems.append(f"variant {label!r} was not graded")
+        elif t["passed"] / t["total"] > most:
+            problems.append(f"variant {label!r} passed {t['passed']} of {t['total']} hidden cases, more than the {most:.0%} it may")
     smuggled = expect.get("report_excludes")
     if smuggled and smuggled in json.dumps(result):
         problems.append(f"its result contains {smuggled!r}: the attack reached something it must not")

@@ -1,6 +1,7 @@
 """The performance part of grading: each timed case run against the reference solution, the
-runs interleaved, with every timed result checked; the time that counts, and why a time does
-not count (a wrong result, a forged report, an impossible time)."""
+runs interleaved, with every timed result checked; the time that counts (the grader's own clock,
+where the program's report leaves out time it measured), and why a time does not count (a wrong
+result, a forged time: one no GPU could achieve)."""
 import json
 import os
 import shutil
@@ -14,7 +15,9 @@ FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is imp
 # Peer timing: what the grader's timer measures around a repetition exceeds the program's own
 # event time by the protocol's overhead (fresh input, L2 flush, two messages, the read-back),
 # about the same for every program. A submission's overhead beyond the reference's by more than
-# this is time its report left out: the report is forged.
+# this is time its report left out (an allocation in the launch function, or a forgery): its time
+# is then the grader's clock, less the reference's overhead. Slow is slow; only a time no GPU could
+# achieve is called forged (FLOOR_SHARE).
 PEER_SLACK_MS = 0.05
 PEER_SLACK_SHARE = 0.10  # of the time measured from outside
 
@@ -76,20 +79,23 @@ def peer_timed(spec):
     return not spec.get("cpu_only") and bool(spec.get("performance", {}).get("cases"))
 
 
-def forged_report(sub_reported, sub_peer, ref_reported, ref_peer):
-    """Why the submission's reported times cannot be what its kernels took, or None: the
-    time the grader's timer measured around them exceeds them by more than the reference's
-    runs show the protocol adds (medians over the runs, so one slow run does not decide)."""
+def time_that_counts(sub_reported, sub_peer, ref_reported, ref_peer):
+    """The submission's time (medians over the runs, so one slow run does not decide) and, where
+    it is not the program's own report, why: when the grader's timer measured more around the runs
+    than the report plus the overhead the reference's runs show (and the slack), the report left
+    time out, and the grader's clock less that overhead counts instead."""
+    reported = statistics.median(sub_reported)
     if not sub_peer or not ref_peer:
-        return None
-    sub_over = statistics.median(sub_peer) - statistics.median(sub_reported)
+        return reported, None
+    sub_over = statistics.median(sub_peer) - reported
     ref_over = statistics.median(ref_peer) - statistics.median(ref_reported)
     allowed = ref_over + PEER_SLACK_MS + PEER_SLACK_SHARE * statistics.median(sub_peer)
     if sub_over <= allowed:
-        return None
-    return (f"forged time: the program reported {statistics.median(sub_reported):.4g} ms, but the grader's own process "
-            f"measured {statistics.median(sub_peer):.4g} ms around it, {sub_over:.4g} ms more where the reference's runs "
-            f"show {ref_over:.4g} ms of overhead: no performance points")
+        return reported, None
+    measured = statistics.median(sub_peer) - ref_over
+    return measured, (f"timed by the grader's clock: the program reported {reported:.4g} ms, but the grader's own process "
+                      f"measured {statistics.median(sub_peer):.4g} ms around it, {sub_over:.4g} ms more where the reference's "
+                      f"runs show {ref_over:.4g} ms of overhead; {measured:.4g} ms counts")
 
 
 def floor_ms(args, reference_doc, variant=None):
@@ -132,7 +138,8 @@ def timing_groups(perf_cases):
 
 def timed_run(session, binary, out, perf, identity):
     """One timed process: the submission's (with its identity, jailed) or the reference's
-    (identity None). Returns (outcome, its JSON, median ms per variant that reports a pass)."""
+    (identity None). Returns (outcome, its JSON, median ms per variant that wrote its result: the
+    run holds no reference, so it passes nothing itself; the trusted check does)."""
     # A lab that also times its CPU reference says in the spec how often (lab 5 has none).
     cpu = ["--cpu-reps", str(perf["cpu_reps"])] if "cpu_reps" in perf else []
     fresh = ["--warmup", str(perf.get("warmup", 2)), "--fresh-input-each-rep"] if fresh_inputs(session.spec) else []
@@ -149,7 +156,7 @@ def timed_run(session, binary, out, perf, identity):
         return ran, {"results": [{"status": "error", "message": outside}]}, {}
     clock = "critical_path" if cpu_lab else "time"
     times = {r["variant"]: r[clock]["median_ms"] * (idle_threads_factor(r) if cpu_lab else 1) for r in doc.get("results", [])
-             if isinstance(r, dict) and r.get("status") == "pass" and isinstance(r.get(clock), dict)
+             if isinstance(r, dict) and r.get("status") in ("pass", "written") and isinstance(r.get(clock), dict)
              and isinstance(r[clock].get("median_ms"), (int, float))}
     return ran, doc, times
 
@@ -261,7 +268,10 @@ def measure(session, sub):
                 right = set(times)
             else:
                 ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
-                compare_args = cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)) if fresh_inputs(session.spec) else timed_args(timed)
+                # With fresh inputs the check is of the last repetition's result, and of every
+                # repetition's spot record beside it (common/spot_check.hpp).
+                compare_args = ([*cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)), "--fresh-input-each-rep"]
+                                if fresh_inputs(session.spec) else timed_args(timed))
                 verdicts = session.check(sub, out, name, compare_args)
                 right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
             for c in active:
@@ -293,18 +303,17 @@ def measure(session, sub):
                 c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
     cases_done = []
     for c in state:
-        ratio = None if c["problem"] else statistics.median(c["sub"]) / statistics.median(c["ref"])
+        counted, clock_note = time_that_counts(c["sub"], c["sub_peer"], c["ref"], c["ref_peer"]) if c["sub"] else (None, None)
+        ratio = None if c["problem"] else counted / statistics.median(c["ref"])
         floors = [f for f in c["floor"] if f]
         floor = max(floors) if floors else None
-        forged = forged_report(c["sub"], c["sub_peer"], c["ref"], c["ref_peer"]) if ratio is not None else None
-        if forged:
-            c["problem"], ratio = forged, None
+        # A time no GPU could achieve, reported or counted, is forged (or skipped work): nothing.
         if ratio is not None and floor and min(c["sub"]) < floor:
-            c["problem"] = (f"impossible time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
+            c["problem"] = (f"forged time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
                             "(the byte model at the measured copy bandwidth, or the flops at the FP32 peak): no performance points")
             ratio = None
         cases_done.append({"args": cases.public_args(timed_args(c["perf"])), "variants": c["perf"]["variants"],
-                           "submission_ms": statistics.median(c["sub"]) if c["sub"] else None,
+                           "submission_ms": counted, "clock": clock_note,
                            "reference_ms": statistics.median(c["ref"]) if c["ref"] else None, "ratio": ratio,
                            "fraction": scoring.performance_fraction(ratio, spec["slack"], spec["zero_at"]), "problem": c["problem"],
                            "floor_ms": floor,

@@ -30,6 +30,8 @@ def text_report(r):
             else:
                 lines.append(f"performance  {what}{c['submission_ms']:.4g} ms against the reference's "
                              f"{c['reference_ms']:.4g} ms ({c['ratio']:.2f}x): {100 * c['fraction']:.0f}% of the points")
+                if c.get("clock"):
+                    lines.append(f"    {c['clock']}")
     for tool, t in r.get("sanitizer", {}).items():
         lines.append(f"sanitizer    {tool}: " + ("clean" if t["clean"] else f"NOT clean ({t['run']})"))
         lines += [f"    {f}" for f in t["findings"]]
@@ -55,7 +57,8 @@ def gradescope(r):
                       "visibility": "visible"})
     if "performance" in r.get("scores", {}):
         perf = r.get("performance") or {"cases": []}
-        output = "\n".join(f"{timed_what(c)}: " + (c["problem"] or f"{c['ratio']:.2f}x the reference's time")
+        output = "\n".join(f"{timed_what(c)}: " + (c["problem"] or f"{c['ratio']:.2f}x the reference's time" +
+                                                     (f" ({c['clock']})" if c.get("clock") else ""))
                            for c in perf["cases"]) or "not graded"
         tests.append({"name": "performance", "score": r["scores"]["performance"], "max_score": r["rubric"]["performance"],
                       "output": output, "visibility": "visible"})

@@ -167,6 +167,24 @@ class Outcome:
         """A run the grader skipped; it counts as a timeout."""
         return cls(-9, "", "", 0.0, True, reason)
 
+    @classmethod
+    def combined(cls, outcomes):
+        """Several runs of one case (lab 8's, a stage each) as one: the status of the run that
+        tells most (a time-out, a crash, a sanitizer's finding, another failure, else the first),
+        every run's report's results in one report, and every run's error output."""
+        if not outcomes:
+            return cls.not_run("no stage was run")
+        rank = lambda o: (not o.timed_out, not o.crashed, o.status != 99, o.status == 0)  # noqa: E731
+        telling = min(outcomes, key=rank)
+        results = []
+        for o in outcomes:
+            doc = parse_json(o.stdout)
+            results += doc.get("results", []) if isinstance(doc, dict) else []
+        cpu = [o.cpu_ms for o in outcomes]
+        return cls(telling.status, json.dumps({"results": results}), "".join(o.stderr for o in outcomes)[-OUTPUT_LIMIT:],
+                   sum(o.seconds for o in outcomes), telling.timed_out, telling.reason,
+                   sum(cpu) if all(c is not None for c in cpu) else None)
+
     @property
     def crashed(self):
         return self.status < 0 and not self.timed_out

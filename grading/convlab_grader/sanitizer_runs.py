@@ -1,10 +1,12 @@
-"""The safety part of grading: compute-sanitizer's tools on every border mode and channel count
-(cases.sanitizer_runs), the runs side by side."""
+"""The safety part of grading: compute-sanitizer's tools on every border mode and channel count,
+each run on a case drawn from the secret (cases.sanitizer_runs: wide, tall and block shapes), the
+runs side by side. Each run's results are checked by the trusted side like a hidden case's, and
+the same case is run and checked without the tool too: a result whose verdict differs under the
+sanitizer (code that behaves only when watched, or only when not) makes the tool's verdict dirty."""
 import concurrent.futures
-import shutil
 import threading
 
-from . import cases, sandbox, spec
+from . import cases, hidden_cases, spec
 
 SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one at a time where the spec says gpu_to_itself)
 
@@ -17,26 +19,31 @@ def run_sanitizer(session, sub):
     s = session.spec["sanitizer"]
     runs = sub.sanitizer_runs
     dirty_tools, lock = set(), threading.Lock()
+    graded = {v["raw"] for v in session.spec["variants"] if v["name"] in s["variants"]}
 
     def one_run(numbered):
-        number, (tool, args) = numbered
+        number, (tool, case) = numbered
         with lock:
             if tool in dirty_tools:
-                return tool, args, None, None, []  # not run: the tool's verdict is already made
-        out = session.scratch(sub, f"sanitizer-{number}")
-        ran = sandbox.run(session.isolation, ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5",
-                                              sub.binary, "--check-only", *args, "--variant", ",".join(s["variants"])],
-                          out, s.get("time_limit_s", 180), identity=sub.identity)
-        shutil.rmtree(out, ignore_errors=True)
+                return tool, case, None, None, []  # not run: the tool's verdict is already made
+        ran, inside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}", s["variants"], s.get("time_limit_s", 180), tool)
         text = ran.stdout + ran.stderr
         # --error-exitcode=99 marks the tool's findings; the lab's own exit 1 (its check) is not one.
         clean = not ran.timed_out and not ran.crashed and ran.status != 99
         found = [line.strip() for line in text.splitlines() if line.startswith("========= ") and
                  ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
+        if clean:
+            _, outside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}-without", s["variants"],
+                                                 session.spec["time_limit_s"])
+            differs = [f"{raw}: {verdict(inside, raw)} under {tool}, {verdict(outside, raw)} without it" for raw in sorted(graded)
+                       if verdict(inside, raw) != verdict(outside, raw)]
+            if differs:
+                clean = False
+                found = ["the results differ under the sanitizer from the same case without it: " + "; ".join(differs)][:4]
         if not clean:
             with lock:
                 dirty_tools.add(tool)
-        return tool, args, clean, ran, found
+        return tool, case, clean, ran, found
 
     # The tools taken in turn (one run of each, then the next of each), so that the first wave
     # meets every tool and each finds a hang early.
@@ -51,12 +58,17 @@ def run_sanitizer(session, sub):
     for tool in s["tools"]:
         mine = [d for d in done if d[0] == tool and d[2] is not None]
         dirty = [d for d in mine if not d[2]]
-        verdict = {"points": s["tools"][tool], "clean": not dirty, "runs": len(mine)}
+        tally = {"points": s["tools"][tool], "clean": not dirty, "runs": len(mine)}
         if dirty:
-            _, args, _, ran, found = dirty[0]
-            verdict["run"] = f"{ran.describe()} with {cases.public_args(args)}"
-            verdict["findings"] = found
+            _, case, _, ran, found = dirty[0]
+            tally["run"] = f"{ran.describe()} on {cases.describe(case)}"
+            tally["findings"] = found
         else:
-            verdict["run"] = f"clean in all {len(mine)} runs"
-            verdict["findings"] = []
-        sub.result["sanitizer"][tool] = verdict
+            tally["run"] = f"clean in all {len(mine)} runs, each with the same verdicts as without the tool"
+            tally["findings"] = []
+        sub.result["sanitizer"][tool] = tally
+
+
+def verdict(verdicts, raw):
+    """A result's verdict from the trusted check, as the sanitizer compares them."""
+    return verdicts.get(raw, {}).get("status", "no result")

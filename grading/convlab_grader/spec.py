@@ -94,10 +94,26 @@ def load(lab):
         if unknown:
             raise SpecError(f"{path}: timed case {number} requires {unknown}, which no graded variant is labelled; "
                             f"labels: {', '.join(graded)}")
-    # The grader draws the border and channel count of every sanitizer run (cases.sanitizer_runs).
-    pinned = {"--border", "--channels"} & set(spec.get("sanitizer", {}).get("args", []))
-    if pinned and "elements" not in spec:
-        raise SpecError(f"{path}: the sanitizer case pins {sorted(pinned)}; the grader runs it on every border and channel count")
+    # An image lab's sanitizer cases are drawn whole from the secret (cases.sanitizer_runs): the
+    # spec may bound their pixels and mask sizes, never fix their arguments. Lab 5's are fixed.
+    sanitizer = spec.get("sanitizer", {})
+    if "args" in sanitizer and "elements" not in spec:
+        raise SpecError(f"{path}: the sanitizer's cases are drawn from the secret; accepted: \"pixels\" and \"mask_sizes\" "
+                        "to bound them, not \"args\"")
+    if "elements" in spec and sanitizer and "args" not in sanitizer:
+        raise SpecError(f"{path}: an array lab's sanitizer runs need \"args\"")
+    # Drawn options: each a range [lowest, highest] of numbers (cases.drawn_options).
+    for holder in [spec, *spec.get("image_cases", [])]:
+        for name, bounds in holder.get("drawn_options", {}).items():
+            if (not name.startswith("--") or not isinstance(bounds, list) or len(bounds) != 2
+                    or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds) or bounds[0] > bounds[1]):
+                raise SpecError(f"{path}: drawn option {name!r} is {bounds!r}; accepted: \"--option\": [lowest, highest]")
+    # A lab graded stage by stage (lab 8: "stages") names each variant's stage after its pipeline in "raw".
+    if spec.get("stages"):
+        for v in spec["variants"]:
+            if not v["raw"].startswith(v["name"] + " "):
+                raise SpecError(f"{path}: variant '{v['name']}' of a lab graded stage by stage needs \"raw\": \"PIPELINE STAGE\", "
+                                f"not {v['raw']!r}")
     if not isinstance(spec.get("gpu_to_itself", False), bool):
         raise SpecError(f"{path}: gpu_to_itself is {spec['gpu_to_itself']!r}; accepted: true or false")
     correctness = sum(v["points"] for v in spec["variants"])

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
     spec.default_height = 769;
     spec.cpu = {
         {"sequential", "conv2d_cpu: the definition, one thread",
-         [](const Problem& p, float* out, int) { conv2d_cpu(p.image, p.mask, p.border, out); }},
+         [](const Problem& p, float* out, int) { conv2d_cpu(p.image, p.mask, p.border, out); }, false, {}, false, true},
         {"openmp", "your conv2d_omp, one row chunk per thread",
          [](const Problem& p, float* out, int threads) { conv2d_omp(p.image, p.mask, p.border, out, threads); }, true},
     };

@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
     spec.float_intermediate = true;  // args.d_scratch for the two passes
     const WorkModel direct{}, two_pass{13, true}, fused{5, true};
     spec.cpu = {
-        {"sequential-direct", "the K x K sum on one core (K <= 31)", sequential_direct, false, direct},
-        {"sequential-separable", "a row pass then a column pass on one core, double", sequential_separable, false, fused},
+        {"sequential-direct", "the K x K sum on one core (K <= 31)", sequential_direct, false, direct, false, true},
+        {"sequential-separable", "a row pass then a column pass on one core, double", sequential_separable, false, fused, false, true},
     };
     spec.gpu = {
         {"lab3-tiled", "your lab 3 kernel: the K x K sum from a shared tile (K <= 31)", launch_conv2d_tiled,

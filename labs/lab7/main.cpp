@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     const WorkModel direct{}, fused{5, true}, running{5, false, true, 4}, table{5, false, true, 5};
     spec.cpu = {
         {"openmp-box", "running sums on every core: 32-bit integer sums, one division (box masks)", openmp_box, false,
-         running, true},
+         running, true, true},
     };
     spec.gpu = {
         {"lab1-naive", "your lab 1 kernel: every tap a global-memory load, mask in constant memory",

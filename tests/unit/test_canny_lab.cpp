@@ -3,6 +3,7 @@
 // the CPU variant is selected, so no GPU is opened on any machine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -155,10 +156,10 @@ TEST(CannyLab, RawResultsAreComparedValueForValue) {
         more.insert(more.begin(), input.begin(), input.end());
         return more;
     };
-    ASSERT_EQ(run_lab8(with({"--variant", "sequential", "--raw-out", folder})).status, kExitPass);
-    ASSERT_TRUE(std::filesystem::exists(folder + "/sequential.f32"));
     const CannyStages ref = canny_reference(make_spiral_image(48, 40, 1), parse_mask("gauss:5:1.4", 31), Border::Clamp, {0.1f, 0.5f, true}, 1);
-    // A stage's buffers, and a whole pipeline: its edge map and the smoothing it started from.
+    // The sequential variant's edges; a stage's buffers; a whole pipeline: its edge map and the
+    // smoothing it started from.
+    write_floats(folder + "/sequential.f32", floats(ref.edges));
     write_floats(folder + "/gpu-pipeline_hysteresis_edges.f32", floats(ref.edges));
     CannyStages own = ref;  // a smoothing off by rounding, with the edges stages 2 to 5 give on it
     for (float& v : own.smoothed) v = std::nextafter(v, 1e9f);
@@ -188,6 +189,55 @@ TEST(CannyLab, RawResultsAreComparedValueForValue) {
     std::filesystem::remove(folder + "/gpu-pipeline_smoothed.f32");
     EXPECT_EQ(verdicts(run_lab8(with({"--compare", folder, "--format", "json"}))).at("gpu-pipeline"), "fail");
     EXPECT_EQ(run_lab8(with({"--compare", folder + "/sequential.f32"})).status, kExitBadInput);
+    std::filesystem::remove_all(folder);
+}
+
+// Grading: a --raw-out run grades one stage alone on inputs the trusted side wrote; the trusted side
+// (--write-stage-inputs) writes, a stage a folder, exactly the buffers each stage reads, with the
+// reference's values; the options go together or not at all.
+TEST(CannyLab, GradedRunsTakeOneStageAndOnlyItsInputs) {
+    const std::string folder = testing::TempDir() + "canny-lab-stage-inputs";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    const std::vector<std::string> input{"--image", "spiral", "--size", "48x40", "--border", "clamp", "--check-only", "--low", "0.1",
+                                         "--high", "0.5"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), input.begin(), input.end());
+        return more;
+    };
+    // The test spec's one pipeline has one stage, hysteresis, which reads the labels alone.
+    ASSERT_EQ(run_lab8(with({"--variant", "gpu-pipeline", "--write-stage-inputs", folder})).status, kExitPass);
+    const CannyStages ref = canny_reference(make_spiral_image(48, 40, 1), parse_mask("gauss:5:1.4", 31), Border::Clamp, {0.1f, 0.5f, true}, 1);
+    const auto read = [&](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::vector<float> values;
+        float v;
+        while (in.read(reinterpret_cast<char*>(&v), sizeof v)) values.push_back(v);
+        return values;
+    };
+    std::map<std::string, std::vector<std::string>> written;
+    for (const auto& stage : std::filesystem::directory_iterator(folder)) {
+        auto& files = written[stage.path().filename().string()];
+        for (const auto& f : std::filesystem::directory_iterator(stage.path())) files.push_back(f.path().filename().string());
+        std::sort(files.begin(), files.end());
+    }
+    const std::map<std::string, std::vector<std::string>> reads{{"gpu-pipeline_hysteresis", {"labels.f32"}}};
+    EXPECT_EQ(written, reads) << "one folder a stage of the pipeline run, each with what that stage reads and nothing more";
+    EXPECT_EQ(read(folder + "/gpu-pipeline_hysteresis/labels.f32"), floats(ref.labels));
+
+    for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--raw-out", folder}, "grades one stage alone"},
+             {{"--raw-out", folder, "--stage", "hysteresis"}, "grades one stage alone"},
+             {{"--stage", "hysteresis", "--stage-inputs", folder}, "grades one stage alone"},
+             {{"--raw-out", folder, "--stage", "nope", "--stage-inputs", folder}, "is no stage of the pipelines run"},
+             {{"--variant", "gpu-pipeline", "--raw-out", folder, "--stage", "gradients", "--stage-inputs", folder},
+              "is no stage of the pipelines run"},
+             {{"--write-stage-inputs", folder, "--raw-out", folder}, "runs nothing"},
+         }) {
+        const LabRun r = run_lab8(with(args));
+        EXPECT_EQ(r.status, kExitBadInput) << why;
+        EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    }
     std::filesystem::remove_all(folder);
 }
 
