@@ -84,7 +84,7 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
         for v in session.spec["variants"]:
             if v["name"] not in variants:
                 continue
-            stage = v["raw"][len(v["name"]) + 1:]
+            stage = stage_of(session.spec, v)
             label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])  # the folder --write-stage-inputs made for it
             given = session.scratch(sub, f"{name}-{label}-in")
             for entry in os.listdir(os.path.join(inputs, label)):
@@ -123,7 +123,7 @@ def tally_case(session, sub, tally, index, ran, verdicts):
         verdict = verdicts.get(v["raw"])
         if verdict is None:
             verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
-                       else why_no_result(ran, own, v["name"])}
+                       else why_no_result(ran, own, v["name"], stage_of(session.spec, v))}
         elif must_refuse and not refused:
             verdict = {"status": "fail", "message": f"computed mask {case['mask']}, which it must refuse"}
         row["variants"][v["label"]] = verdict
@@ -138,12 +138,19 @@ def tally_case(session, sub, tally, index, ran, verdicts):
     sub.result["cases"].append(row)
 
 
-def why_no_result(ran, own, variant):
-    """Why a run left no raw result for a variant: how it ended, or what its report says."""
+def stage_of(spec, variant):
+    """A graded variant's stage in a lab graded stage by stage ("staged gradients": gradients), else None."""
+    return variant["raw"][len(variant["name"]) + 1:] if spec.get("stages") else None
+
+
+def why_no_result(ran, own, variant, stage=None):
+    """Why a run left no raw result for a variant (of a stage, where the lab is graded stage by
+    stage): how it ended, or what its report says."""
     if ran.timed_out or ran.crashed:
         return ran.describe()
     for r in own.get("results", []) if isinstance(own, dict) else []:
         # "fail" without a raw result: the harness refused to write one (a GPU variant that launched no kernel)
-        if r.get("variant") == variant and r.get("status") in ("not-implemented", "error", "skipped", "fail"):
+        if r.get("variant") == variant and (stage is None or r.get("stage") == stage) and \
+                r.get("status") in ("not-implemented", "error", "skipped", "fail"):
             return f"{r['status']}: {r.get('message', '')}"[:300]
     return f"no result written ({ran.describe()}); {ran.stderr.strip()[-200:]}"
