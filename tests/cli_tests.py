@@ -303,6 +303,34 @@ def raw_results_and_trusted_compare():
         assert status == 2 and "--compare" in err and not out.strip(), (status, out, err)
 
 
+WITHHELD = ["common/reference.cpp", "common/canny.cpp", "common/box_filter.cpp", "common/banded_check.cpp"]  # the Makefile's WITHHELD_SRC
+
+
+def graded_builds_hold_no_reference():
+    """The grader's build of a submission (labN-graded) holds none of the kit's CPU references:
+    every function of the withheld objects is the stub there (the build's own check, which also
+    finds the reference in a student build, so it can fail); a run of it that reaches for one,
+    without --raw-out, stops with one line and exit status 5; with --raw-out a CPU variant of the
+    student's runs and writes its result, and the kit's own CPU reference is left out."""
+    objects = [os.path.join("build", "obj", os.path.splitext(f)[0] + ".o") for f in WITHHELD]
+    script = os.path.join(ROOT, "common", "tools", "withhold-reference.sh")
+    for n in (0, 7, 8, 9):
+        status, _, err = run([script, "verify", f"build/bin/lab{n}-graded", *objects])
+        assert status == 0, (n, err)
+    status, _, err = run([script, "verify", "build/bin/lab7-student", *objects])
+    assert status == 1 and "box_filter_cpu" in err and "conv2d_cpu_reference" in err, err
+    status, out, err = lab("lab7-graded", "--size", "40x30", "--check-only")
+    lines = err.strip().splitlines()
+    assert status == 5 and len(lines) == 1 and "holds no CPU reference" not in out and "--raw-out" in lines[0], (status, out, err)
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = lab_json("lab0-graded", "--size", "37x23", "--image", "random", "--check-only", "--threads", "2", "--raw-out", tmp,
+                       expect=1)  # the untouched skeleton: not implemented yet
+        assert [(r["variant"], r["status"]) for r in doc["results"]] == [("sequential", "skipped"), ("openmp", "not-implemented")], \
+            doc["results"]
+        doc = lab_json("lab0-solution", "--size", "37x23", "--image", "random", "--check-only", "--threads", "2", "--raw-out", tmp)
+        assert [(r["variant"], r["status"]) for r in doc["results"]] == [("sequential", "skipped"), ("openmp", "written")], doc["results"]
+
+
 def row_and_column_masks():
     """--row-mask and --col-mask give a separable mask by its vectors (column times row, not the
     other way round): the result is the same, bit for bit, as with the two-line mask file of the
@@ -475,6 +503,8 @@ def register(results, labs):
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
+    results.run("the grader's build (labN-graded) holds no CPU reference; reaching for one stops with exit 5",
+                graded_builds_hold_no_reference)
     results.run("--row-mask and --col-mask: a separable mask by its vectors, as its two-line file gives it", row_and_column_masks)
     results.run("--fresh-input-each-rep: a new input every timed run, the last one's result kept", fresh_input_each_rep)
     results.run("--out writes input, reference, results and differences", pictures_are_written)

@@ -50,7 +50,7 @@ def unit_tests(results):
 
 
 def builds(results):
-    targets = [f"build/bin/lab{n}-{flavour}" for n in labs() for flavour in ("student", "solution")]
+    targets = [f"build/bin/lab{n}-{flavour}" for n in labs() for flavour in ("student", "solution", "graded")]
     try:  # one make for all of them, so every core compiles; a failure is reported per target below
         make(*targets, keep_going=True)
     except AssertionError:

@@ -36,11 +36,12 @@ verify)
     binary=$1
     shift
     stub_address=$(nm "$binary" | awk -v s="$stub" '$3 == s { print $1 }')
+    status=0
     if [ -z "$stub_address" ]; then
         echo "convlab: $binary has no $stub: it is not a graded build" >&2
-        exit 1
+        stub_address=none
+        status=1
     fi
-    status=0
     while read -r address type name; do
         [ "$address" = "$stub_address" ] && continue
         echo "convlab: $binary holds $(echo "$name" | c++filt) (type $type), code of the CPU reference the graded build withholds" >&2
