@@ -4,6 +4,7 @@ round count, a timed run with every figure, the grader's raw results and trusted
 skeleton failing stage by stage, compute-sanitizer."""
 import json
 import os
+import re
 import shutil
 import tempfile
 
@@ -75,16 +76,28 @@ def default_timed_run():
 
 
 def raw_results_and_compare():
-    """The grader's path: --raw-out writes every stage's buffers and each pipeline's edge map and
-    smoothing; the reference's --compare passes them all, and fails a stage whose one byte of
-    direction was changed."""
-    folder = tempfile.mkdtemp()
+    """The grader's path: the trusted side writes each stage's inputs, a folder a stage holding
+    what that stage reads and nothing more (--write-stage-inputs); a graded run of each stage alone
+    (--raw-out --stage --stage-inputs, no reference computed) writes that stage's buffers; the
+    reference's --compare passes them all, and fails a stage whose one byte of direction was
+    changed; a stage given another stage's folder stops with one line."""
+    folder, inputs = tempfile.mkdtemp(), tempfile.mkdtemp()
     try:
-        args = ["--size", "131x67", "--image", "random", "--seed", "5", "--border", "wrap", "--mask", "gauss:7:1.5", "--check-only"]
-        lab_json("lab8-solution", *args, "--raw-out", folder)
+        args = ["--size", "131x67", "--image", "random", "--seed", "5", "--border", "wrap", "--mask", "gauss:7:1.5", "--check-only",
+                "--low", "0.12", "--high", "0.37"]
+        status, _, err = lab("lab8-solution", *args, "--write-stage-inputs", inputs)
+        assert status == 0, err
+        for p, stages in PIPELINES.items():
+            for s in stages:
+                given = os.path.join(inputs, re.sub(r"[^A-Za-z0-9-]", "_", f"{p} {s}"))
+                doc = lab_json("lab8-solution", *args, "--variant", p, "--stage", s, "--stage-inputs", given, "--raw-out", folder)
+                assert [(r["variant"], r["stage"], r["status"]) for r in doc["results"]] == [(p, s, "written")], doc["results"]
+        status, _, err = lab("lab8-solution", *args, "--variant", "staged", "--stage", "suppression", "--stage-inputs",
+                             os.path.join(inputs, "staged_gradients"), "--raw-out", tempfile.mkdtemp())
+        assert status == 2 and "holds no" in err and err.count("\n") == 1, (status, err)
         doc = lab_json("lab8-solution", *args, "--compare", folder)
         verdicts = {r["variant"]: r["status"] for r in doc["results"] if r["kind"] == "submitted"}
-        want = {f"{p} {s}" for p, stages in PIPELINES.items() for s in stages} | set(PIPELINES) | {"sequential"}
+        want = {f"{p} {s}" for p, stages in PIPELINES.items() for s in stages}
         assert set(verdicts) == want and set(verdicts.values()) == {"pass"}, verdicts
         path = os.path.join(folder, "staged_gradients_direction.f32")
         with open(path, "r+b") as f:
@@ -97,6 +110,7 @@ def raw_results_and_compare():
         assert verdicts["staged gradients"] == "fail" and verdicts["fused gradients+suppression"] == "pass", verdicts
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(inputs, ignore_errors=True)
 
 
 def skeleton_fails_cleanly():
