@@ -66,6 +66,8 @@ def main():
     parser.add_argument("--lab", type=int, action="append",
                         help="with --grader-gpu: this lab's batch only; with --gpu-only: this lab's GPU tests only (repeatable)")
     parser.add_argument("--part", default="1/1", help="with --grader-gpu: I/N grades the I-th of N slices of each batch")
+    parser.add_argument("--only", help="with --grader-gpu: these known-bad submissions alone (comma-separated names), with the "
+                                       "solution and the skeleton")
     args = parser.parse_args()
     results = Results()
     try:
@@ -77,7 +79,7 @@ def main():
         if grader_tests.batches_need_a_gpu(args.lab) and not gpu_available():
             results.record("grader GPU self-test", "fail", "no usable CUDA device")
             main_exit(results)
-        grader_tests.register_gpu(results, args.lab, part)
+        grader_tests.register_gpu(results, args.lab, part, args.only.split(",") if args.only else None)
         main_exit(results)
     if args.gpu_only:
         builds(results)
