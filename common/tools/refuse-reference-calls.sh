@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Run by the Makefile before a student build links: a student file may not call the harness's CPU
-# references (every function common/reference.hpp and common/canny.hpp declare). They exist to
+# references (every function common/reference.hpp, canny.hpp, box_filter.hpp and banded_check.hpp
+# declare: the objects the grader's build withholds, WITHHELD_SRC in the Makefile). They exist to
 # check results; conv2d_cpu_omp is a complete, fast answer to lab 0, reference_value_at one output
 # value of it, canny_reference every stage of lab 8, and a result the harness computed is no
 # student's work. The grader builds through the same rule, so a submission that calls one does not
-# build. Both headers declare them all out of line, so that a call leaves an undefined symbol here.
+# build (and its build holds no reference anyway: a call through a pointer fails there). The headers
+# declare them all out of line, so that a call leaves an undefined symbol here.
 # (canny_rules.hpp's per-pixel rules are inline and meant to be called.)
 #   common/tools/refuse-reference-calls.sh OBJECT...   (build/obj/labs/labN/FILE.o)
 set -euo pipefail
 common=$(dirname "$0")/..
 names=""
-for header in "$common/reference.hpp" "$common/canny.hpp"; do
+for header in "$common/reference.hpp" "$common/canny.hpp" "$common/box_filter.hpp" "$common/banded_check.hpp"; do
     found=$(sed -nE 's/^[A-Za-z][A-Za-z0-9_]* ([a-z][a-z0-9_]*)\(.*/\1/p' "$header" | paste -sd '|')
     if [ -z "$found" ]; then
         echo "convlab: found no function in $header to refuse; the build's check is broken" >&2
