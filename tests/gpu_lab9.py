@@ -125,7 +125,7 @@ def skeleton_fails_cleanly():
 
 
 def sanitizer(tool):
-    """The grader's sanitizer case (grading/cases/lab9.json): strips thinner than box:31's halo."""
+    """A case like the grader's drawn sanitizer cases (grading/cases/lab9.json): strips thinner than box:31's halo."""
     sanitizer_clean(tool, [os.path.join(ROOT, "build", "bin", "lab9-solution"),
                            "--size", "131x67", "--channels", "3", "--border", "wrap", "--mask", "box:31", "--gpu-memory", "64KiB",
                            "--reps", "1", "--warmup", "0"])
