@@ -66,7 +66,7 @@ class Runner {
     // Poisoned output, one launch, the check (and the raw result for the grader); then the
     // untimed warm-ups.
     void first_check(const ArrayExperiment& e, const ArrayVariant& v, Outcome& o) {
-        const std::string wrong = run_once_and_check(session_, e, v, plan_.raw_dir);
+        const std::string wrong = run_once_and_check(session_, e, v, plan_.raw_dir, plan_.unknown_launches_pass);
         if (!wrong.empty()) {
             o.status = "fail", o.message = wrong;
             return;

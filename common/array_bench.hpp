@@ -19,6 +19,7 @@ struct ArrayBenchPlan {
     bool flush_l2 = true;
     Format format = Format::Text;   // the summary: tables (text, Markdown) or the report as JSON
     std::string raw_dir;            // --raw-out: each variant's first output, for the grader's check
+    bool unknown_launches_pass = true;  // RunOptions::unknown_launches_pass
     std::string benchmark_format;   // Google Benchmark's own report after the summary: "", console, json or csv
 };
 

@@ -20,11 +20,15 @@ namespace convlab {
 // Poisons the output, launches once and checks what the variant wrote, writing those bytes to
 // raw_dir first when it is not empty: the first check of a timed run and of --check-only alike.
 // A launch that started no kernel (counted with CUPTI, launch_counter.hpp) fails whatever it
-// wrote, and leaves no raw result. Returns "" when the output is right, else what is wrong.
-std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir);
+// wrote, and leaves no raw result; so does one whose kernels could not be counted, unless
+// unknown_launches_pass (RunOptions::unknown_launches_pass). Returns "" when the output is right,
+// else what is wrong.
+std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir,
+                               bool unknown_launches_pass);
 
 // --check-only: one row per variant in report.results. Returns the exit status.
-int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const std::string& raw_dir, Report& report);
+int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const std::string& raw_dir,
+                      bool unknown_launches_pass, Report& report);
 
 // --compare: one row per result file found in dir (a variant that wrote none gets no row: the
 // grader says why). A file longer than max_bytes is wrong unread. Returns the exit status.

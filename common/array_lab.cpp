@@ -178,11 +178,12 @@ int run(int argc, char** argv, const ArrayLabSpec& spec) {
         return status;
     }
     if (options.check_only) {
-        const int status = check_arrays_once(experiments, session, options.raw_out_dir, report);
+        const int status = check_arrays_once(experiments, session, options.raw_out_dir, options.unknown_launches_pass(), report);
         print_array_results(report, options.format, std::cout);
         return status;
     }
-    const ArrayBenchPlan plan{program, options.warmup, options.reps, options.flush_l2, options.format, options.raw_out_dir, gb_format};
+    const ArrayBenchPlan plan{program, options.warmup, options.reps, options.flush_l2, options.format, options.raw_out_dir,
+                              options.unknown_launches_pass(), gb_format};
     std::vector<std::string> header = {"convlab lab " + std::to_string(spec.number) + ": " + spec.title, "GPU      " + describe_gpu(device)};
     for (const std::string& line : spec.describe(device, session.copy_bandwidth_gbs(), n, options.seed)) header.push_back(line);
     header.push_back("Timing   median of " + std::to_string(plan.reps) + " launches after " + std::to_string(plan.warmup) +

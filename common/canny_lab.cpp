@@ -174,7 +174,7 @@ class CannyRun {
   private:
     // --raw-out: the grader's run of one stage. It computes no reference (the grader's build
     // holds none): the stage's inputs are the trusted side's, read from --stage-inputs.
-    bool graded() const { return !options_.raw_out_dir.empty(); }
+    bool graded() const { return options_.graded(); }
     const std::string& lab_value(const char* name) const { return options_.lab_values.at(name); }
 
     bool selected(const std::string& name) const {
@@ -501,7 +501,7 @@ class CannyRun {
             device_->upload(s.reads, inputs);
             device_->poison(kAllCannyBuffers & ~s.reads);  // nothing of an earlier stage or pipeline to lean on
             const int launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
-            if (launches == 0 || (launches < 0 && !options_.sanitized)) {
+            if (launches == 0 || (launches < 0 && !options_.unknown_launches_pass())) {
                 r.status = "fail";
                 r.message = launches == 0 ? "launched no kernel: a GPU stage must compute its result on the GPU"
                                           : "the kernels it launched could not be counted (" + session_->launch_count_problem() +

@@ -96,12 +96,7 @@ class LabRun {
         std::vector<float> reference;
     };
 
-    // --raw-out: the grader's run. Its results are checked in another process (--compare), so
-    // this one computes no reference (the grader's build links none) and judges nothing itself.
-    bool graded() const { return !options_.raw_out_dir.empty(); }
-    // An unknown launch count (no CUPTI) is a student's own run's problem to note, and a graded
-    // run's to fail, unless the grader says it runs under compute-sanitizer (--sanitized).
-    bool counts_unknown_as_launched() const { return !graded() || options_.sanitized; }
+    bool graded() const { return options_.graded(); }
 
     void run_case(const Mask& mask) {
         Case c{mask, Problem{image_, mask, options_.border}, {}};
@@ -343,7 +338,7 @@ class LabRun {
             }
             note_noise(r);
             report_.results.push_back(r);
-            if (r.status != "pass" && r.status != "fail") break;  // the other thread counts would say the same
+            if (r.status != "pass" && r.status != "fail" && r.status != "written") break;  // the other thread counts would say the same
         }
         keep_picture(c, v.name, out);
     }
@@ -362,7 +357,7 @@ class LabRun {
             // Right or not, a result computed on the CPU (or only copied) is not the lesson: it
             // fails, and no raw result is written for the grader's checker to pass. In a graded
             // run a count the harness could not make fails the same way (launch_counter.hpp).
-            const bool on_gpu = launches > 0 || (launches < 0 && counts_unknown_as_launched());
+            const bool on_gpu = launches > 0 || (launches < 0 && options_.unknown_launches_pass());
             if (!on_gpu) {
                 r.status = "fail";
                 r.message = launches == 0 ? "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")"
@@ -421,7 +416,7 @@ class LabRun {
     void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
         std::vector<float> out(image_.elements(), kPoison);
         const int launches = session_->run_counting_launches([&] { v.end_to_end(c.problem, out.data()); });
-        if (launches == 0 || (launches < 0 && !counts_unknown_as_launched())) {  // right or not, a result computed on the CPU is not the lesson
+        if (launches == 0 || (launches < 0 && !options_.unknown_launches_pass())) {  // right or not, a result computed on the CPU is not the lesson
             r.status = "fail";
             r.message = launches == 0 ? "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU"
                                       : "the kernels the end-to-end function launched could not be counted (" +
@@ -529,16 +524,18 @@ class LabRun {
     }
 
     // --compare --fresh-input-each-rep: the results of a graded timed run, each repetition on an
-    // input of its own (--seed is the last one's). A result passes only with the spot record of
-    // every repetition beside it, each value right for that repetition's input.
+    // input of its own (--seed is the last one's; --cpu-reps, or --warmup and --reps, as the timed
+    // run had them). A result passes only with the spot record of every run beside it, each value
+    // right for that run's input.
     void check_spots(const Case& c, VariantResult& r) const {
         if (r.status != "pass") return;
-        constexpr int kMostRuns = 1000;  // warm-ups and repetitions: 24 MiB of record at most
+        const bool cpu = std::any_of(spec_.cpu.begin(), spec_.cpu.end(), [&](const CpuVariant& v) { return v.name == r.name; });
+        const int runs = cpu ? options_.cpu_reps : options_.warmup + options_.reps;
         const std::string path = spot_record_path(options_.compare_file, r.name);
         const std::string problem =
             !std::filesystem::is_regular_file(path)
                 ? "no spot record of its timed runs beside it (" + std::filesystem::path(path).filename().string() + ")"
-                : check_spot_record(path, true, options_.seed, image_.elements(), kMostRuns, r.tolerance, [&](uint64_t seed, size_t i) {
+                : check_spot_record(path, options_.seed, runs, image_.elements(), r.tolerance, [&](uint64_t seed, size_t i) {
                       return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
                   });
         if (problem.empty()) return;

@@ -110,8 +110,9 @@ static RunOptionsText image_lab_text() {
     RunOptionsText text;
     text.seed_help = "seed of the generated image and of random masks";
     text.raw_out_help = "write each variant's result as raw float32 (VARIANT.f32, interleaved) into this existing folder: the first run's, or with "
-                        "timing the last timed repetition's, with its spot-checked values beside it (VARIANT.f32.spots); none for a GPU variant that "
-                        "launched no kernel. Such a run computes no reference and checks nothing itself: the grader's --compare does";
+                        "timing the last timed repetition's, with its spot-checked values beside it (VARIANT.f32.spots, labs 0 to 7); none for a GPU "
+                        "variant that launched no kernel. Such a run computes no reference and checks nothing itself: the grader's --compare "
+                        "does. Lab 8's grades one stage alone (--stage, --stage-inputs)";
     text.compare_help = "check a raw float32 result (from --raw-out), or every .f32 file of a folder, against the reference; runs no variant. "
                         "With --fresh-input-each-rep (--seed the checked run's): the results of timed runs, each with its spot record";
     text.peer_accepts = "one --mask, --image random, no --tile-to";

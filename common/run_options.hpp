@@ -31,6 +31,15 @@ struct RunOptions {
     std::string compare_file;  // grading: check this raw result (or folder of them) instead of running variants
     int timer_of = -1;         // grading: time the GPU variants of the program at the other end of this socket (peer_timer.hpp)
     int timed_by = -1;         // grading: be timed by the grader's process at the other end of this socket (peer_worker.hpp)
+
+    // --raw-out: the grader's run. Its results are checked in another process (--compare), so it
+    // computes no reference (the grader's build links none) and judges nothing itself.
+    bool graded() const { return !raw_out_dir.empty(); }
+    // Whether a launch count the harness could not take (no CUPTI, its slot taken, the counting
+    // switched off: launch_counter.hpp) may pass as "launched": in a student's own run, yes; in a
+    // graded run, which fails what it cannot measure, only under compute-sanitizer (--sanitized),
+    // whose case the grader also runs, and counts, without the tool.
+    bool unknown_launches_pass() const { return !graded() || sanitized; }
 };
 
 // What differs between kinds of lab in the shared options' help and accepted values.

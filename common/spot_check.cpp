@@ -74,27 +74,21 @@ std::string spot_record_path(const std::string& dir, const std::string& result_n
     return raw_result_path(dir, result_name) + ".spots";
 }
 
-std::string check_spot_record(const std::string& path, bool fresh, uint64_t last_seed, size_t values, int max_runs,
-                              Tolerance tolerance, const std::function<double(uint64_t, size_t)>& expected) {
-    const size_t most = size_t(max_runs) * SpotChecker::kValuesPerRun;
-    const std::vector<char> bytes = read_raw_bytes(path, (most + 1) * sizeof(SpotValue));
-    if (bytes.empty() || bytes.size() % sizeof(SpotValue) || bytes.size() > most * sizeof(SpotValue))
-        return "the timed runs' spot record holds " + std::to_string(bytes.size()) + " bytes, not 1 to " +
-               std::to_string(max_runs) + " runs of " + std::to_string(SpotChecker::kValuesPerRun) + " values";
-    std::vector<SpotValue> record(bytes.size() / sizeof(SpotValue));
+std::string check_spot_record(const std::string& path, uint64_t last_seed, int runs, size_t values, Tolerance tolerance,
+                              const std::function<double(uint64_t, size_t)>& expected) {
+    const size_t want = size_t(runs) * SpotChecker::kValuesPerRun;
+    const std::vector<char> bytes = read_raw_bytes(path, (want + 1) * sizeof(SpotValue));
+    if (bytes.size() != want * sizeof(SpotValue))
+        return "the timed runs' spot record holds " + std::to_string(bytes.size()) + " bytes, not the " + std::to_string(runs) +
+               " runs of " + std::to_string(SpotChecker::kValuesPerRun) + " values the run made";
+    std::vector<SpotValue> record(want);
     std::memcpy(record.data(), bytes.data(), bytes.size());
     std::map<uint64_t, size_t> per_seed;
     for (const SpotValue& v : record) ++per_seed[v.seed];
-    const uint64_t runs = fresh ? per_seed.size() : record.size() / SpotChecker::kValuesPerRun;
-    for (const auto& [seed, count] : per_seed) {
-        const bool in_run = fresh ? seed <= last_seed && last_seed - seed < runs : seed == 0;
-        if (!in_run || (fresh && count != size_t(SpotChecker::kValuesPerRun)))
+    for (const auto& [seed, count] : per_seed)
+        if (seed > last_seed || last_seed - seed >= uint64_t(runs) || count != size_t(SpotChecker::kValuesPerRun))
             return "the timed runs' spot record names input seed " + std::to_string(seed) + " (" + std::to_string(count) +
                    " values), which is not one of the run's " + std::to_string(runs) + " inputs";
-    }
-    if (record.size() != runs * SpotChecker::kValuesPerRun)
-        return "the timed runs' spot record holds " + std::to_string(record.size()) + " values, not " +
-               std::to_string(SpotChecker::kValuesPerRun) + " a run";
     std::vector<double> wanted(record.size());
     for (const SpotValue& v : record)
         if (v.index >= values) return "the timed runs' spot record names value " + std::to_string(v.index) + " of a result of " + std::to_string(values);

@@ -53,7 +53,10 @@ class SpotChecker {
 // A graded run (--raw-out, the grader's build) holds no reference to spot-check against, so it
 // records instead: each timed run's drawn positions and values, with the seed of that run's input
 // (0: the case's own input, without fresh inputs). The trusted checker (--compare, which has the
-// reference) then checks the record as SpotChecker::check would have (check_spot_record).
+// reference) then checks the record as SpotChecker::check would have (check_spot_record). The
+// record is written by the harness in the run's own process: code that rewrites that process's
+// files or memory after the fact could forge it, as it could its times; where the grader's own
+// timer checks every repetition (labs 1 to 7, peer_timer.hpp), it does not rely on the record.
 struct SpotValue {
     uint64_t seed = 0;
     uint64_t index = 0;
@@ -74,12 +77,12 @@ class SpotRecord {
 // The record of result `result_name` in folder `dir`: beside its raw result, "NAME.f32.spots".
 std::string spot_record_path(const std::string& dir, const std::string& result_name);
 
-// The check of a record read from `path` (at most max_runs runs of kValuesPerRun values): its
-// runs' seeds must be the `runs` seeds last_seed - runs + 1 .. last_seed, each with
-// kValuesPerRun values at positions inside the result (`values` of them), or with fresh = false
-// every seed 0; expected(seed, index) the reference there (NaN: not compared). Empty when right,
-// else why not, in one line.
-std::string check_spot_record(const std::string& path, bool fresh, uint64_t last_seed, size_t values, int max_runs,
-                              Tolerance tolerance, const std::function<double(uint64_t, size_t)>& expected);
+// The check of a record read from `path`, of a timed run with fresh inputs: exactly `runs` runs
+// (every one the run made: warm-ups and repetitions), whose seeds are last_seed - runs + 1 ..
+// last_seed, each with kValuesPerRun values at positions inside the result (`values` of them);
+// expected(seed, index) the reference there (NaN: not compared). Empty when right, else why not,
+// in one line.
+std::string check_spot_record(const std::string& path, uint64_t last_seed, int runs, size_t values, Tolerance tolerance,
+                              const std::function<double(uint64_t, size_t)>& expected);
 
 }  // namespace convlab

@@ -118,7 +118,7 @@ class StripRun {
   private:
     // --raw-out: the grader's run. It computes no reference (the grader's build holds none) and
     // checks nothing: the results go to the trusted check (--compare).
-    bool graded() const { return !options_.raw_out_dir.empty(); }
+    bool graded() const { return options_.graded(); }
 
     bool selected(const std::string& name) const {
         return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
@@ -134,9 +134,11 @@ class StripRun {
         report_.cpu_reps = 0;
         report_.has_gpu_part = true;
         report_.baseline = spec_.lab.baseline;
-        report_.check_rule = "against the OpenMP reference (double), a band of rows at a time; |got - ref| <= " +
-                             format_sig3(report_.tolerances[0].atol) + " + " + format_sig3(report_.tolerances[0].rtol) +
-                             "*|ref|; output poisoned with NaN before every run, and checked again after the timed runs";
+        report_.check_rule = graded() ? "none in this run (--raw-out): the grader's --compare checks each result against the OpenMP "
+                                        "reference, a band of rows at a time; output poisoned with NaN before every run"
+                                      : "against the OpenMP reference (double), a band of rows at a time; |got - ref| <= " +
+                                            format_sig3(report_.tolerances[0].atol) + " + " + format_sig3(report_.tolerances[0].rtol) +
+                                            "*|ref|; output poisoned with NaN before every run, and checked again after the timed runs";
         report_.timing_rule = "median of " + std::to_string(options_.reps) + " runs after " + std::to_string(options_.warmup) +
                               " warm-ups (the first of them checked), each timed by the host clock from the call until every GPU is "
                               "idle: copies, kernels, allocation and all";
@@ -232,7 +234,7 @@ class StripRun {
             return released + ": a device reset, or memory freed that the variant did not allocate (another program on the GPU?)";
         // What cannot be measured fails a graded run (unless the grader says the sanitizer holds CUPTI).
         if (!trace.tracing())
-            return graded() && !options_.sanitized ? "the driver's records of the run could not be taken (the kit built without CUPTI, "
+            return !options_.unknown_launches_pass() ? "the driver's records of the run could not be taken (the kit built without CUPTI, "
                                                      "or another subscriber holds it): a graded run fails what it cannot measure"
                                                    : "";
         if (!f.canary_seen)

@@ -373,18 +373,21 @@ def fresh_input_each_rep():
         assert doc["results"][-1]["status"] == "pass", doc["results"][-1]
         doc = lab_json("lab0-solution", *case, "--seed", "20", "--check-only", "--compare", raw, expect=1)
         assert doc["results"][-1]["status"] == "fail", doc["results"][-1]
-        timed = ["--seed", "23", "--check-only", "--fresh-input-each-rep", "--compare", tmp]
+        timed = ["--seed", "23", "--cpu-reps", "3", "--check-only", "--fresh-input-each-rep", "--compare", tmp]
         doc = lab_json("lab0-solution", *case, *timed)
         assert [r["status"] for r in doc["results"] if r["kind"] == "submitted"] == ["pass"], doc["results"]
         with open(spots, "rb") as f:
             record = f.read()
-        for offset, why in ((16, "spot-checked values of the timed runs were wrong"),  # the first value of the first run
-                            (0, "not one of the run's")):  # the first value's input seed
+        for change, why in (("value", "spot-checked values of the timed runs were wrong"),  # the first value of the first run
+                            ("seed", "not one of the run's"),  # the first value's input seed
+                            ("last run only", "not the 3 runs")):  # the runs that skipped work left out
             altered = bytearray(record)
-            if offset:
+            if change == "value":
                 altered[16:20] = struct.pack("f", struct.unpack("f", record[16:20])[0] + 7)
-            else:
+            elif change == "seed":
                 altered[0:8] = struct.pack("Q", struct.unpack("Q", record[0:8])[0] + 100)
+            else:
+                altered = altered[2 * 1024 * 24:]
             with open(spots, "wb") as f:
                 f.write(altered)
             doc = lab_json("lab0-solution", *case, *timed, expect=1)

@@ -203,7 +203,8 @@ def describe(case):
         return public_args(case["args"])
     image = f", {case['image']} image" if case.get("image", "random") != "random" else ""
     budget = f", {case['gpu_memory']} B of device memory" if "gpu_memory" in case else ""
-    return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}{image}{budget}"
+    options = f", {' '.join(case['options'])}" if case.get("options") else ""  # lab 8's drawn thresholds
+    return f"{case['size']}, {case['channels']} ch, {case['border']}, {case['mask']}{image}{budget}{options}"
 
 
 def mask_size(mask):

@@ -6,7 +6,9 @@ another stage's answer, and nothing one stage leaves on the device reaches anoth
 import concurrent.futures
 import os
 import re
+import secrets
 import shutil
+import tempfile
 
 from . import cases, sandbox, spec
 
@@ -86,9 +88,15 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
                 continue
             stage = stage_of(session.spec, v)
             label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])  # the folder --write-stage-inputs made for it
-            given = session.scratch(sub, f"{name}-{label}-in")
+            # The stage's inputs are copied in the grader's own folder, then moved whole into the
+            # submission's under a name no run can foresee, readable and not the submission's:
+            # the grader never writes through a path that a run could have planted (a link).
+            staged = tempfile.mkdtemp(prefix="stage-", dir=inputs)
             for entry in os.listdir(os.path.join(inputs, label)):
-                shutil.copyfile(os.path.join(inputs, label, entry), os.path.join(given, entry))
+                shutil.copyfile(os.path.join(inputs, label, entry), os.path.join(staged, entry))
+            os.chmod(staged, 0o755)
+            given = os.path.join(sub.folder, f"{name}-{label}-in-{secrets.token_hex(8)}")
+            os.rename(staged, given)
             out = session.scratch(sub, f"{name}-{label}")
             ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", v["name"], "--stage", stage,
                                                   "--stage-inputs", given, "--raw-out", out, *extra, "--format", "json"], out, limit,

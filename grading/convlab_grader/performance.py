@@ -270,8 +270,11 @@ def measure(session, sub):
                 ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
                 # With fresh inputs the check is of the last repetition's result, and of every
                 # repetition's spot record beside it (common/spot_check.hpp).
-                compare_args = ([*cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)), "--fresh-input-each-rep"]
-                                if fresh_inputs(session.spec) else timed_args(timed))
+                # The record must hold every run the timed run made: its counts go with it.
+                runs = (["--cpu-reps", str(timed["cpu_reps"])] if "cpu_reps" in timed else []) + \
+                    ["--warmup", str(timed.get("warmup", 2)), "--reps", str(timed.get("reps", 15))]
+                compare_args = ([*cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)), "--fresh-input-each-rep",
+                                 *runs] if fresh_inputs(session.spec) else timed_args(timed))
                 verdicts = session.check(sub, out, name, compare_args)
                 right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
             for c in active:

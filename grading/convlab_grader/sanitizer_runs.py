@@ -39,7 +39,8 @@ def run_sanitizer(session, sub):
                        if verdict(inside, raw) != verdict(outside, raw)]
             if differs:
                 clean = False
-                found = ["the results differ under the sanitizer from the same case without it: " + "; ".join(differs)][:4]
+                found = ["the results' verdicts differ between the run under the tool and the same case's without it: " +
+                         "; ".join(differs)][:4]
         if not clean:
             with lock:
                 dirty_tools.add(tool)
