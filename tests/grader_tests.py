@@ -154,6 +154,71 @@ def spec_mistakes_are_refused():
         specs.CASES = saved
 
 
+def stage_inputs_reach_each_run_alone():
+    """Lab 8 graded stage by stage: the trusted side's inputs of each stage reach that stage's run
+    alone, as a folder the grader made (not the submission's to write, readable by it) under a name
+    no run can foresee, moved into the submission's folder whole (the grader writes through no path
+    a run could plant) and removed after the run; the verdict kept is the run's own stage's."""
+    from convlab_grader import hidden_cases, sandbox
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = specs.load(8)
+        seen = []
+
+        class Session:
+            isolation = None
+
+            def __init__(self):
+                self.spec = spec
+
+            def scratch(self, sub, name):
+                path = os.path.join(tmp, "sub", name)
+                os.makedirs(path)
+                return path
+
+            def private(self, name):
+                path = os.path.join(tmp, "private", name)
+                os.makedirs(path, exist_ok=True)
+                return path
+
+            def write_stage_inputs(self, folder, args):  # the reference's folders, a stage each
+                for v in spec["variants"]:
+                    label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])
+                    os.makedirs(os.path.join(folder, label))
+                    with open(os.path.join(folder, label, f"input-of-{label}.f32"), "wb") as f:
+                        f.write(b"\0" * 8)
+
+            def check(self, sub, out, name, args):  # every stage "passes" in every run: only its own may count
+                return {v["raw"]: {"status": "pass", "message": name} for v in spec["variants"]}
+
+        class Sub:
+            identity, binary, folder, safe_name = None, "lab8-stand-in", os.path.join(tmp, "sub"), "s"
+
+        def stand_in(_isolation, argv, *_args, **_kwargs):
+            given = argv[argv.index("--stage-inputs") + 1]
+            mode = os.stat(given).st_mode & 0o777
+            files = sorted(os.listdir(given))
+            seen.append((argv[argv.index("--variant") + 1], argv[argv.index("--stage") + 1], os.path.basename(given), mode, files,
+                         [os.stat(os.path.join(given, f)).st_mode & 0o777 for f in files]))
+            return sandbox.Outcome(0, json.dumps({"results": []}), "", 0.1, False)
+
+        os.makedirs(Sub.folder)
+        saved = sandbox.run
+        try:
+            sandbox.run = stand_in
+            ran, verdicts = hidden_cases.graded_run(Session(), Sub(), cases.hidden_cases(spec, 3)[5], "case-5", ["staged", "fused", "union-find"], 30)
+        finally:
+            sandbox.run = saved
+        assert len(seen) == len(spec["variants"]), seen
+        for (pipeline, stage, folder, mode, files, file_modes), v in zip(seen, spec["variants"]):
+            label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])
+            assert (pipeline, stage) == (v["name"], v["raw"][len(v["name"]) + 1:]), (pipeline, stage, v)
+            assert re.fullmatch(rf"case-5-{re.escape(label)}-in-[0-9a-f]{{16}}", folder), folder
+            assert mode == 0o755 and files == [f"input-of-{label}.f32"] and file_modes == [0o644], (folder, mode, files, file_modes)
+        assert not [f for f in os.listdir(Sub.folder) if "-in-" in f], "each run's inputs are removed after it"
+        assert {raw: v["message"] for raw, v in verdicts.items()} == \
+            {v["raw"]: "case-5-" + re.sub(r"[^A-Za-z0-9-]", "_", v["raw"]) for v in spec["variants"]}, verdicts
+
+
 def refusals_are_weighted():
     """Lab 7's box variants refuse 11 of 24 cases: one that copies its input and passes one case
     must not earn the 11 (it earned them all before, issue 40); one that passes all it computes
@@ -834,6 +899,8 @@ def register(results):
                 "correctness or an unknown variant, a fixed sanitizer case or an upside-down drawn option is refused",
                 spec_mistakes_are_refused)
     results.run("grader: a refused case counts as much as the variant's share of the cases it computed", refusals_are_weighted)
+    results.run("grader: lab 8's stage inputs reach each stage's run alone, in a folder the grader made and moved in whole",
+                stage_inputs_reach_each_run_alone)
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",
                 a_mask_that_must_be_refused_is_graded)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)

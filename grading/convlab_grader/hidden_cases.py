@@ -94,6 +94,7 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
             staged = tempfile.mkdtemp(prefix="stage-", dir=inputs)
             for entry in os.listdir(os.path.join(inputs, label)):
                 shutil.copyfile(os.path.join(inputs, label, entry), os.path.join(staged, entry))
+                os.chmod(os.path.join(staged, entry), 0o644)  # whatever the grader's umask: the run reads it
             os.chmod(staged, 0o755)
             given = os.path.join(sub.folder, f"{name}-{label}-in-{secrets.token_hex(8)}")
             os.rename(staged, given)
