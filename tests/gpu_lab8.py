@@ -89,7 +89,7 @@ def raw_results_and_compare():
         assert status == 0, err
         for p, stages in PIPELINES.items():
             for s in stages:
-                given = os.path.join(inputs, re.sub(r"[^A-Za-z0-9-]", "_", f"{p} {s}"))
+                given = os.path.join(inputs, re.sub(r"[^A-Za-z0-9-]", "_", f"{p} {s}"))  # raw_file_name, less .f32
                 doc = lab_json("lab8-solution", *args, "--variant", p, "--stage", s, "--stage-inputs", given, "--raw-out", folder)
                 assert [(r["variant"], r["stage"], r["status"]) for r in doc["results"]] == [(p, s, "written")], doc["results"]
         status, _, err = lab("lab8-solution", *args, "--variant", "staged", "--stage", "suppression", "--stage-inputs",

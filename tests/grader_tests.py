@@ -182,7 +182,7 @@ def stage_inputs_reach_each_run_alone():
 
             def write_stage_inputs(self, folder, args):  # the reference's folders, a stage each
                 for v in spec["variants"]:
-                    label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])
+                    label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])  # as the harness names them
                     os.makedirs(os.path.join(folder, label))
                     with open(os.path.join(folder, label, f"input-of-{label}.f32"), "wb") as f:
                         f.write(b"\0" * 8)

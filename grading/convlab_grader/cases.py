@@ -23,6 +23,7 @@ options."""
 import hashlib
 import json
 import random
+import re
 
 SIZE_JITTER = 32  # a timed case's sides are the spec's minus 0..31 pixels
 
@@ -223,6 +224,13 @@ def input_args(case):
     args = ["--image", case.get("image", "random"), "--seed", str(case["seed"]), "--size", case["size"], "--channels", str(case["channels"]),
             "--mask", case["mask"], "--border", case["border"]]
     return args + (["--gpu-memory", case["gpu_memory"]] if "gpu_memory" in case else []) + case.get("options", [])
+
+
+def raw_file_stem(name):
+    """A raw result's name as the harness makes it a file name, less ".f32" (common/raw_result.cpp's
+    raw_file_name): "staged gradients" -> "staged_gradients", the folder --write-stage-inputs makes
+    for that stage."""
+    return re.sub(r"[^A-Za-z0-9-]", "_", name)
 
 
 def public_args(args):

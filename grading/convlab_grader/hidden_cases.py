@@ -5,7 +5,6 @@ own, on inputs the trusted side wrote for that stage alone (--write-stage-inputs
 another stage's answer, and nothing one stage leaves on the device reaches another."""
 import concurrent.futures
 import os
-import re
 import secrets
 import shutil
 import tempfile
@@ -87,7 +86,7 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
             if v["name"] not in variants:
                 continue
             stage = stage_of(session.spec, v)
-            label = re.sub(r"[^A-Za-z0-9-]", "_", v["raw"])  # the folder --write-stage-inputs made for it
+            label = cases.raw_file_stem(v["raw"])  # the folder --write-stage-inputs made for it
             # The stage's inputs are copied in the grader's own folder, then moved whole into the
             # submission's under a name no run can foresee, readable and not the submission's:
             # the grader never writes through a path that a run could have planted (a link).

@@ -18,7 +18,8 @@ def text_report(r):
     if not r["build"]["ok"]:
         lines += ["", "BUILD FAILED:", r["build"]["log"].rstrip()]
     for label, t in r.get("variants", {}).items():
-        lines.append(f"correctness  {label}: {t['passed']} of {t['total']} hidden cases")
+        weighted = " (refused cases weighted by the share of the others passed)" if t["passed"] != int(t["passed"]) else ""
+        lines.append(f"correctness  {label}: {t['passed']} of {t['total']} hidden cases{weighted}")
         if t["first_failure"]:
             lines.append(f"    first failure: {t['first_failure']}")
     perf = r.get("performance")
