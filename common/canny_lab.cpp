@@ -296,7 +296,6 @@ class CannyRun {
             r.time = time_on_host_clock(once, options_.cpu_reps);
             record(r, check_plane(kCannyEdges, as_floats(got.edges)));
         }
-        write_raw(kCannySequential, as_floats(got.edges));
         report_.results.push_back(r);
     }
 
@@ -304,11 +303,6 @@ class CannyRun {
         r.check = check;
         r.status = check.passed ? "pass" : "fail";
         r.message = (what.empty() || check.passed ? "" : what + ": ") + check.summary();
-    }
-
-    // --raw-out: a result as the grader reads it, floats (raw_result.hpp; an edge map 0 and 255).
-    void write_raw(const std::string& name, const std::vector<float>& values) const {
-        if (!options_.raw_out_dir.empty()) write_raw_floats(raw_result_path(options_.raw_out_dir, name), values);
     }
 
     // --compare: the grader's trusted check of the raw results another process wrote into a folder.
@@ -504,8 +498,7 @@ class CannyRun {
             if (launches == 0 || (launches < 0 && !options_.unknown_launches_pass())) {
                 r.status = "fail";
                 r.message = launches == 0 ? "launched no kernel: a GPU stage must compute its result on the GPU"
-                                          : "the kernels it launched could not be counted (" + session_->launch_count_problem() +
-                                                "): a graded run fails what it cannot measure";
+                                          : session_->uncounted_launches();
                 return r;
             }
             CannyStages got;
@@ -513,8 +506,7 @@ class CannyRun {
             device_->fetch(s.writes, got, &largest);
             write_stage_raw(p, s, got, largest);
             if (s.writes & kCannyEdges) r.rounds = device_->rounds();
-            r.status = "written";
-            r.message = "outputs written for the grader's check in another process (--raw-out: this run holds no reference)";
+            record_written(r);
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
             r.message = std::string(e.what()) + " (" + spec_.lab.student_files + ")";
@@ -583,21 +575,18 @@ class CannyRun {
     }
 
     // One stage alone on the reference's input: checked, timed, checked again. A stage that
-    // launched no kernel fails and leaves no raw result: its answer was not computed on the GPU,
-    // whatever it holds, and the grader's check must not find it (*launched_none says so).
-    VariantResult run_stage(const CannyPipeline& p, const CannyStage& s, bool* launched_none) {
+    // launched no kernel fails: its answer was not computed on the GPU, whatever it holds. (A
+    // graded run takes run_graded_stage instead, and writes raw results there.)
+    VariantResult run_stage(const CannyPipeline& p, const CannyStage& s) {
         VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
         std::string what;
         int launches = 0;
         CannyStages got;
         float largest = -1;
         record(r, run_stage_once(s, got, &largest, &what, &launches), what);
-        *launched_none = launches == 0;
         if (launches == 0) {
             r.status = "fail";
             r.message = "launched no kernel: a GPU stage must compute its result on the GPU (" + r.message + ")";
-        } else {
-            write_stage_raw(p, s, got, largest);
         }
         if (s.writes & kCannyEdges) r.rounds = device_->rounds();
         if (r.status == "pass" && !options_.check_only) {
@@ -642,9 +631,8 @@ class CannyRun {
     }
 
     // The pipeline from the grey image on its own results: the edge map checked as above, and
-    // against the reference's (Pco, Pnd, Pfa). Raw results only when every stage launched kernels.
-    VariantResult run_whole(const CannyPipeline& p, const std::string& stages_failed, bool write_results,
-                            std::vector<uint8_t>& edges) {
+    // against the reference's (Pco, Pnd, Pfa).
+    VariantResult run_whole(const CannyPipeline& p, const std::string& stages_failed, std::vector<uint8_t>& edges) {
         double total_bytes = 0;
         for (const CannyStage& s : p.stages) total_bytes += s.bytes_per_pixel;
         VariantResult r = row(p.name, p.description, "gpu", "", total_bytes);
@@ -657,10 +645,6 @@ class CannyRun {
         };
         whole_run();
         const std::vector<float> edge_values = as_floats(edges);
-        if (write_results) {
-            write_raw(p.name, edge_values);
-            write_raw(pipeline_smoothing_result(p), got.smoothed);
-        }
         std::string what;
         record(r, check_pipeline(got.smoothed, edge_values, &what), what);
         const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
@@ -707,7 +691,6 @@ class CannyRun {
         std::vector<VariantResult> rows;
         std::vector<uint8_t> edges(size_t(image_.width) * image_.height);
         std::string failed, missing;
-        bool all_launched = true;
         // Runs body; a stage (or, with an empty name, the preparation or the whole) that throws
         // gets its row, or for the preparation its mention in `missing`.
         const auto attempt = [&](const std::string& stage, bool whole, const std::function<void()>& body) {
@@ -730,16 +713,14 @@ class CannyRun {
         for (const CannyStage& s : p.stages) {
             if (cuda_failed_) break;
             attempt(s.name, false, [&] {
-                bool launched_none = false;
-                rows.push_back(run_stage(p, s, &launched_none));
-                all_launched = all_launched && !launched_none;
+                rows.push_back(run_stage(p, s));
                 if (rows.back().status != "pass") failed += (failed.empty() ? "" : ", ") + s.name;
             });
         }
         if (cuda_failed_) {
             // the error's row says what happened; nothing more can run
         } else if (missing.empty()) {
-            attempt("", true, [&] { rows.push_back(run_whole(p, failed, all_launched, edges)); });
+            attempt("", true, [&] { rows.push_back(run_whole(p, failed, edges)); });
         } else {
             rows.push_back(not_run(p, "", "not-implemented", "the whole pipeline needs every stage; not implemented yet: " + missing));
         }

@@ -5,10 +5,11 @@
 // stage by stage on every core and as a whole on one, each GPU stage checked alone on the
 // reference's own input (exactly, but the smoothing within the two-pass float rounding), timed
 // alone and as a pipeline (kernels only, then end to end with the copies), the whole edge map
-// against the reference's (Pco, Pnd, Pfa), the report and the pictures. For the grader, --raw-out
-// writes each variant's edge map (floats 0 and 255, named by the variant) and --compare checks
-// such maps value for value in a trusted run; peer timing and fresh inputs (--timer-of,
-// --timed-by, --fresh-input-each-rep) are refused until the lab has them.
+// against the reference's (Pco, Pnd, Pfa), the report and the pictures. For the grader: the
+// trusted side writes each stage's inputs (--write-stage-inputs), a graded run (--raw-out --stage
+// --stage-inputs) runs one stage alone on them and writes its buffers, computing no reference, and
+// --compare checks them value for value in a trusted run; peer timing and fresh inputs
+// (--timer-of, --timed-by, --fresh-input-each-rep) are refused until the lab has them.
 #pragma once
 #include <functional>
 #include <string>

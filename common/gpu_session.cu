@@ -260,7 +260,10 @@ int GpuSession::run_counting_launches(const std::function<void()>& fn) {
     return counted;
 }
 
-const std::string& GpuSession::launch_count_problem() const { return impl_->launch_count_problem; }
+std::string GpuSession::uncounted_launches(const std::string& who) const {
+    return "the kernels " + who + " launched could not be counted (" + impl_->launch_count_problem +
+           "): a graded run fails what it cannot measure";
+}
 
 void GpuSession::take_over_gpu() {
     run([] { empty_kernel<<<1, 1>>>(); });

@@ -76,8 +76,9 @@ class GpuSession {
     // built without CUPTI, another tool such as compute-sanitizer holds it, or the code switched
     // the counting off while it ran: a canary launch of the harness's own after fn must be seen).
     int run_counting_launches(const std::function<void()>& fn);
-    // Why the last run_counting_launches returned -1, in a few words.
-    const std::string& launch_count_problem() const;
+    // Why the last run_counting_launches returned -1, as a graded run's failure: "the kernels
+    // WHO launched could not be counted (why): a graded run fails what it cannot measure".
+    std::string uncounted_launches(const std::string& who = "it") const;
     // Times fn with CUDA events: plan.warmup untimed runs, then plan.reps timed ones. Before each
     // run (warm-ups too), outside the timed region: before_rep(run number) if given, the output
     // poisoned (if asked) and the L2 flushed; after each, after_rep(run number) if given.

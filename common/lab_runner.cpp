@@ -189,12 +189,6 @@ class LabRun {
         r.message = result.summary();
     }
 
-    // A graded run's row for a result it wrote: neither passed nor failed until the trusted check.
-    static void record_written(VariantResult& r) {
-        r.status = "written";
-        r.message = "result written for the grader's check in another process (--raw-out: this run holds no reference)";
-    }
-
     // A graded run's timed runs: the values the spot checker drew, recorded for the trusted check.
     void record_spots(SpotRecord& record, int rep, const std::vector<size_t>& positions, const float* values) const {
         record.add(options_.fresh_input ? fresh_seed(rep) : 0, positions, values);
@@ -292,7 +286,7 @@ class LabRun {
                 v.run(c.problem, out.data(), threads);
                 if (graded()) record_written(r);
                 else record_check(r, check(c, r, out, {}));
-                const bool timed = (r.status == "pass" || r.status == "written") && !options_.check_only;
+                const bool timed = ended_well(r) && !options_.check_only;
                 if (threads == counts.front() && !timed) write_raw(c, v.name, out);
                 if (timed) {
                     std::vector<double> samples, paths;
@@ -338,7 +332,7 @@ class LabRun {
             }
             note_noise(r);
             report_.results.push_back(r);
-            if (r.status != "pass" && r.status != "fail" && r.status != "written") break;  // the other thread counts would say the same
+            if (!ended_well(r) && r.status != "fail") break;  // the other thread counts would say the same
         }
         keep_picture(c, v.name, out);
     }
@@ -361,10 +355,9 @@ class LabRun {
             if (!on_gpu) {
                 r.status = "fail";
                 r.message = launches == 0 ? "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")"
-                                          : "the kernels it launched could not be counted (" + session_->launch_count_problem() +
-                                                "): a graded run fails what it cannot measure";
+                                          : session_->uncounted_launches();
             }
-            const bool timed = (r.status == "pass" || r.status == "written") && !options_.check_only;
+            const bool timed = ended_well(r) && !options_.check_only;
             if (!timed && on_gpu) write_raw(c, v.name, out);
             if (timed) {
                 const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
@@ -391,7 +384,7 @@ class LabRun {
                 if (graded()) write_spots(c, v.name, record);
                 else after_timing(c, r, out, v.tile, spots);
             }
-            if ((r.status == "pass" || r.status == "written") && v.end_to_end) run_end_to_end(c, v, r);
+            if (ended_well(r) && v.end_to_end) run_end_to_end(c, v, r);
             if (r.status == "pass" && spec_.transfers) time_transfers(c, v, r);
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
@@ -419,8 +412,7 @@ class LabRun {
         if (launches == 0 || (launches < 0 && !options_.unknown_launches_pass())) {  // right or not, a result computed on the CPU is not the lesson
             r.status = "fail";
             r.message = launches == 0 ? "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU"
-                                      : "the kernels the end-to-end function launched could not be counted (" +
-                                            session_->launch_count_problem() + "): a graded run fails what it cannot measure";
+                                      : session_->uncounted_launches("the end-to-end function");
             return;
         }
         // A timed run with fresh inputs checks (and grades) the kernels only.

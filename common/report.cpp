@@ -30,7 +30,7 @@ void derive_figures(Report& report) {
         return nullptr;
     };
     for (auto& r : report.results) {
-        if (!r.time || (r.status != "pass" && r.status != "written")) continue;
+        if (!r.time || !ended_well(r)) continue;
         const double seconds = r.time->median_ms * 1e-3;
         const double flops = r.model.flops_per_value(r.mask_size) * values;
         r.mpix_per_s = pixels / seconds * 1e-6;
@@ -237,7 +237,7 @@ std::string render_text(const Report& report, bool markdown) {
         notes.push_back(std::to_string(not_run) + " GPU variant run" + (not_run == 1 ? "" : "s") +
                         " left out of the table: no usable GPU (the GPU line above says why; --help lists the variants)");
     for (const auto& r : report.results) {
-        if (r.status == "pass" || r.status == "written" || skipped_for_want_of_gpu(report, r)) continue;
+        if (ended_well(r) || skipped_for_want_of_gpu(report, r)) continue;
         const std::string threads = r.threads == 1 ? " (1 thread)" : r.threads ? " (" + std::to_string(r.threads) + " threads)" : "";
         notes.push_back(r.name + threads + ": " + r.message);
         for (const std::string& d : r.check.details()) notes.push_back("    " + d);
@@ -385,10 +385,15 @@ Report report_of_run(int lab, const std::string& title, const RunOptions& option
     return report;
 }
 
+void record_written(VariantResult& r) {
+    r.status = "written";
+    r.message = "result written for the grader's check in another process (--raw-out: this run holds no reference)";
+}
+
 int run_exit_status(const Report& report, bool cuda_failed, bool gpu_skipped) {
     if (cuda_failed) return kExitCudaError;
     for (const auto& r : report.results)
-        if (r.status != "pass" && r.status != "skipped" && r.status != "written") return kExitCheckFailed;
+        if (!ended_well(r) && r.status != "skipped") return kExitCheckFailed;
     return gpu_skipped ? kExitNoGpu : kExitPass;
 }
 

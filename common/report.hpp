@@ -24,7 +24,7 @@ struct VariantResult {
     std::string name;
     std::string description;
     std::string kind;     // "reference", "cpu" or "gpu"
-    std::string status;   // "pass", "fail", "not-implemented", "error", "skipped"
+    std::string status;   // "pass", "fail", "not-implemented", "error", "skipped"; "written" in a graded run (--raw-out)
     std::string message;  // the check's summary, or why it did not run
     int threads = 0;      // CPU variants: OpenMP threads
     std::string mask_spec;  // the mask this row ran with (a lab may sweep several)
@@ -113,8 +113,14 @@ void derive_figures(Report& report);
 
 std::string render(const Report& report, Format format);
 
-// A lab run's exit status (exit_status.hpp): a CUDA error first, then any row that neither passed
-// nor was skipped, then a GPU part skipped for want of a GPU.
+// Whether a row's run ended as it should: it passed its check or, in a graded run (--raw-out),
+// which checks nothing itself, wrote its result for the grader's trusted check.
+inline bool ended_well(const VariantResult& r) { return r.status == "pass" || r.status == "written"; }
+// A graded run's row for a result it wrote: neither passed nor failed until the trusted check.
+void record_written(VariantResult& r);
+
+// A lab run's exit status (exit_status.hpp): a CUDA error first, then any row that neither ended
+// well nor was skipped, then a GPU part skipped for want of a GPU.
 int run_exit_status(const Report& report, bool cuda_failed, bool gpu_skipped);
 
 // The report's "GPU" and "Ceilings" header lines, without their labels.

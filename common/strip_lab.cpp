@@ -304,14 +304,10 @@ class StripRun {
                 const DeviceMemoryCap* held = cap ? &*cap : nullptr;
                 ActivityTrace trace;
                 const RunFigures first = run_once(v, job, trace);
-                if (graded()) {
-                    r.status = "written";
-                    r.message = "result written for the grader's check in another process (--raw-out: this run holds no reference)";
-                } else {
-                    record_check(r, check_output());
-                }
+                if (graded()) record_written(r);
+                else record_check(r, check_output());
                 broken = broken_rule(job, first, trace, held);
-                if (broken.empty() && (r.status == "pass" || r.status == "written") && !options_.check_only)
+                if (broken.empty() && ended_well(r) && !options_.check_only)
                     broken = time_variant(r, v, m, job, trace, held);
             }  // the cap's memory given back: what is still missing now, the variant kept
             const std::vector<size_t> free_after = free_device_bytes(job.gpus);
