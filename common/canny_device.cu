@@ -4,15 +4,29 @@
 #include <cstring>
 
 #include "common/device_buffer.cuh"
+#include "common/errors.hpp"
+#include "common/shared_device_memory.hpp"
 
 namespace convlab {
 
 struct CannyDevice::Impl {
     CannyArgs args;
-    DeviceBuffer<float> magnitude, suppressed;
+    DeviceBuffer<float> magnitude, suppressed, own_smoothed;
     DeviceBuffer<uint8_t> direction, labels, edges, workspace;
     DeviceBuffer<unsigned> max_magnitude;
     DeviceBuffer<int> rounds;
+    std::vector<SharedDeviceMemory> shared;  // peer timing: the buffers of stages 2 to 5, in share()'s order
+
+    // Each shared buffer's place in args, in share()'s order, and its bytes.
+    std::vector<std::pair<void**, size_t>> shareable() {
+        const size_t n = args.pixels();
+        return {{reinterpret_cast<void**>(&args.d_magnitude), n * sizeof(float)},
+                {reinterpret_cast<void**>(&args.d_direction), n},
+                {reinterpret_cast<void**>(&args.d_max_magnitude), sizeof(unsigned)},
+                {reinterpret_cast<void**>(&args.d_suppressed), n * sizeof(float)},
+                {reinterpret_cast<void**>(&args.d_labels), n},
+                {reinterpret_cast<void**>(&args.d_edges), n}};
+    }
 };
 
 size_t CannyDevice::bytes_for(int width, int height) {
@@ -51,7 +65,75 @@ CannyDevice::CannyDevice(const ConvArgs& smoothing, CannyThresholds thresholds) 
     a.workspace_bytes = d.workspace.bytes();
 }
 
+CannyDevice::CannyDevice(int width, int height, Border border, CannyThresholds thresholds)
+    : CannyDevice([&] {
+          ConvArgs smoothing{};
+          smoothing.width = width;
+          smoothing.height = height;
+          smoothing.channels = 1;
+          smoothing.border = border;
+          return smoothing;
+      }(),
+                  thresholds) {
+    impl_->own_smoothed = DeviceBuffer<float>(size_t(width) * height);
+    impl_->args.smoothing.d_out = impl_->own_smoothed.get();
+    impl_->args.d_smoothed = impl_->own_smoothed.get();
+}
+
 CannyDevice::~CannyDevice() = default;
+
+std::vector<int> CannyDevice::share() {
+    Impl& d = *impl_;
+    d.shared.clear();
+    for (auto& [place, bytes] : d.shareable()) {
+        d.shared.push_back(SharedDeviceMemory::create(bytes));
+        *place = d.shared.back().get();
+    }
+    std::vector<int> fds;
+    for (const SharedDeviceMemory& m : d.shared) fds.push_back(m.export_fd());
+    return fds;
+}
+
+void CannyDevice::adopt_shared(std::vector<int>& fds) {
+    Impl& d = *impl_;
+    auto places = d.shareable();
+    if (fds.size() != places.size()) throw CudaError("the timer shared " + std::to_string(fds.size()) + " Canny buffers, not " +
+                                                     std::to_string(places.size()));
+    d.shared.clear();
+    for (size_t i = 0; i < places.size(); ++i) {
+        const int fd = fds[i];
+        fds[i] = -1;  // taken, whatever import does
+        d.shared.push_back(SharedDeviceMemory::import(fd, places[i].second));
+        *places[i].first = d.shared.back().get();
+    }
+    fds.clear();
+}
+
+const void* CannyDevice::buffer(unsigned bit) const {
+    const CannyArgs& a = impl_->args;
+    switch (bit) {
+        case kCannySmoothed: return a.d_smoothed;
+        case kCannyMagnitude: return a.d_magnitude;
+        case kCannyDirection: return a.d_direction;
+        case kCannyMaxMagnitude: return a.d_max_magnitude;
+        case kCannySuppressed: return a.d_suppressed;
+        case kCannyLabels: return a.d_labels;
+        default: return a.d_edges;
+    }
+}
+
+void CannyDevice::copy_from(const CannyDevice& from, unsigned buffers) {
+    const size_t n = impl_->args.pixels();
+    if (from.impl_->args.pixels() != n) throw CudaError("copy_from: Canny buffers of another size");
+    for (const unsigned bit : {kCannySmoothed, kCannyMagnitude, kCannyDirection, kCannyMaxMagnitude, kCannySuppressed, kCannyLabels,
+                               kCannyEdges}) {
+        if (!(buffers & bit)) continue;
+        const size_t bytes = bit == kCannyMaxMagnitude ? sizeof(unsigned)
+                             : bit == kCannySmoothed || bit == kCannyMagnitude || bit == kCannySuppressed ? n * sizeof(float)
+                                                                                                         : n;
+        CUDA_CHECK(cudaMemcpyAsync(const_cast<void*>(buffer(bit)), from.buffer(bit), bytes, cudaMemcpyDeviceToDevice, 0));
+    }
+}
 
 const CannyArgs& CannyDevice::args() const { return impl_->args; }
 

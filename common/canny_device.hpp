@@ -4,6 +4,7 @@
 // of the stage's inputs, poisons its outputs, runs it and fetches what it wrote.
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "common/canny.hpp"
 #include "common/canny_args.hpp"
@@ -29,6 +30,9 @@ class CannyDevice {
     // Allocates every buffer but the smoothing's, which `smoothing` (GpuSession::args(), after
     // its load_image and load_mask) describes; args() then holds both.
     CannyDevice(const ConvArgs& smoothing, CannyThresholds thresholds);
+    // Every buffer its own, the smoothed image's too (no smoothing input): where the grader's
+    // timer keeps a stage's inputs out of the timed program's reach until the clock starts.
+    CannyDevice(int width, int height, Border border, CannyThresholds thresholds);
     ~CannyDevice();
     CannyDevice(const CannyDevice&) = delete;
     CannyDevice& operator=(const CannyDevice&) = delete;
@@ -43,6 +47,17 @@ class CannyDevice {
     // These buffers into `into` (sized to the image); the maximum magnitude as a float.
     void fetch(unsigned buffers, CannyStages& into, float* max_magnitude = nullptr) const;
     int rounds() const;  // stage 5's last report of its global rounds
+
+    // Peer timing (canny_peer.hpp). The timer's side: moves the buffers of stages 2 to 5
+    // (magnitude, direction, largest, suppressed, labels, edges, in that order) into memory another
+    // process can map, and returns a descriptor of each (the smoothed image is the session's output,
+    // GpuSession::share_buffers). The timed side: maps them in place of its own; takes the descriptors.
+    static constexpr int kSharedBuffers = 6;
+    std::vector<int> share();
+    void adopt_shared(std::vector<int>& fds);
+    // `buffers` of `from` (the same size) copied into this one's, on the GPU (device to device).
+    void copy_from(const CannyDevice& from, unsigned buffers);
+    const void* buffer(unsigned bit) const;  // the device address of one buffer (a CannyBuffer bit)
     // End to end: the grey image in (pageable host memory, into the smoothing's input), the edge
     // map out.
     void upload_grey(const Image& grey);

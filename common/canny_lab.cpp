@@ -16,7 +16,9 @@
 #include <memory>
 #include <set>
 
+#include "common/canny_peer.hpp"
 #include "common/canny_pictures.hpp"
+#include "common/canny_planes.hpp"
 #include "common/check.hpp"
 #include "common/cpu_work.hpp"
 #include "common/errors.hpp"
@@ -25,6 +27,9 @@
 #include "common/guarded_main.hpp"
 #include "common/lab_input.hpp"
 #include "common/options.hpp"
+#include "common/peer_link.hpp"
+#include "common/peer_timer.hpp"
+#include "common/peer_worker.hpp"
 #include "common/output_folder.hpp"
 #include "common/raw_check.hpp"
 #include "common/raw_result.hpp"
@@ -37,9 +42,6 @@ namespace convlab {
 namespace {
 
 constexpr const char* kReference = "openmp-reference";
-constexpr unsigned kAllCannyBuffers = kCannySmoothed | kCannyMagnitude | kCannyDirection | kCannyMaxMagnitude |
-                                      kCannySuppressed | kCannyLabels | kCannyEdges;
-
 // The reference's stages and their byte models (per pixel, each input read once, each output
 // written once; hysteresis once, whatever its rounds).
 struct CpuStage {
@@ -47,43 +49,6 @@ struct CpuStage {
     double bytes_per_pixel;
 };
 constexpr CpuStage kCpuStages[] = {{"smoothing", 5}, {"gradients", 9}, {"suppression", 9}, {"thresholds", 5}, {"hysteresis", 2}};
-
-// Each buffer's name in raw results and in the check's messages, in the order the check goes.
-struct BufferName {
-    unsigned bit;
-    const char* name;
-};
-constexpr BufferName kBufferNames[] = {{kCannySmoothed, "smoothed"},     {kCannyMagnitude, "magnitude"},
-                                       {kCannyDirection, "direction"},   {kCannyMaxMagnitude, "largest"},
-                                       {kCannySuppressed, "suppressed"}, {kCannyLabels, "labels"},
-                                       {kCannyEdges, "edges"}};
-
-std::vector<float> as_floats(const std::vector<uint8_t>& plane) { return std::vector<float>(plane.begin(), plane.end()); }
-
-// A buffer of `stages` as floats, as raw results hold it (the largest magnitude: one value).
-std::vector<float> plane_values(unsigned bit, const CannyStages& stages, float largest) {
-    switch (bit) {
-        case kCannySmoothed: return stages.smoothed;
-        case kCannyMagnitude: return stages.magnitude;
-        case kCannyDirection: return as_floats(stages.direction);
-        case kCannyMaxMagnitude: return {largest};
-        case kCannySuppressed: return stages.suppressed;
-        case kCannyLabels: return as_floats(stages.labels);
-        default: return as_floats(stages.edges);
-    }
-}
-
-// width x height values against the expected ones, value for value (tolerance 0), as the image
-// labs' check reports them; `tolerance` instead for the smoothing. Values of another count fail.
-CheckResult check_values(const std::vector<float>& got, const std::vector<float>& want, int width, int height,
-                         Tolerance tolerance = {}, int mask_radius = 1) {
-    if (got.size() != want.size()) {
-        CheckResult c;
-        c.values = c.bad = want.size();
-        return c;
-    }
-    return check_output(got.data(), want.data(), width, height, 1, tolerance, mask_radius, {});
-}
 
 // The bytes a pixel of the CPU reference's five stages, under their models.
 double cpu_pipeline_bytes() {
@@ -145,6 +110,7 @@ class CannyRun {
 
     int run(const std::string& source) {
         if (graded()) return run_graded(source);
+        if (options_.timed_by >= 0 || options_.timer_of >= 0) return run_peer(source);
         reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
         fill_report_header(source);
         if (!lab_value("write-stage-inputs").empty()) return write_stage_inputs();
@@ -524,37 +490,60 @@ class CannyRun {
         return r;
     }
 
-    void open_gpu() {
+    // The session, the image and the mask loaded; `canny_devices` sets of Canny buffers fit beside them.
+    void open_session(int canny_devices) {
         session_ = std::make_unique<GpuSession>();
         report_.device = session_->info();
         report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
-        session_->load_image(image_, options_.border, mask_.k, CannyDevice::bytes_for(image_.width, image_.height), true);
+        session_->load_image(image_, options_.border, mask_.k, canny_devices * CannyDevice::bytes_for(image_.width, image_.height), true);
         session_->load_mask(mask_);
+    }
+
+    void open_gpu() {
+        open_session(1);
         device_ = std::make_unique<CannyDevice>(session_->args(), thresholds_);
+    }
+
+    // Peer timing of --stage of each selected pipeline (canny_peer.hpp): --timed-by serves the
+    // grader's timer; --timer-of is that timer, which reports each stage's times and checks.
+    int run_peer(const std::string& source) {
+        fill_report_header(source);
+        if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) {
+            std::cerr << "lab" << spec_.lab.number << ": peer timing needs a GPU: " << reason << "\n";
+            return kExitNoGpu;
+        }
+        if (options_.timed_by >= 0) {
+            PeerLink link(options_.timed_by);
+            open_session(1);
+            CannyPeerServer server(*session_, spec_.pipelines, mask_, thresholds_);
+            return serve_peer_timer(link, *session_, server);
+        }
+        PeerLink link(options_.timer_of);
+        open_session(2);  // the shared buffers, and the inputs staged out of the program's reach
+        CannyPeerTarget target(*session_, spec_.pipelines, image_.width, image_.height, mask_, options_.border, thresholds_);
+        PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
+        for (const CannyPipeline& p : spec_.pipelines) {
+            const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
+            if (!selected(p.name) || s == p.stages.end()) continue;
+            VariantResult r = row(p.name, p.description, "gpu", s->name, s->bytes_per_pixel);
+            timer.time_variant(stage_result(p, *s), r);
+            report_.results.push_back(r);
+        }
+        timer.finish();
+        derive_figures(report_);
+        std::cout << render(report_, options_.format) << std::flush;
+        return exit_status(false);
     }
 
     // One buffer's values against the reference's: the smoothing within its tolerance, every
     // other buffer exactly; values of the wrong count fail.
     CheckResult check_plane(unsigned bit, const std::vector<float>& got) const {
-        const std::vector<float> want = plane_values(bit, reference_, reference_.largest);
-        const bool one = bit == kCannyMaxMagnitude;
-        const int w = one ? 1 : image_.width, h = one ? 1 : image_.height;
-        return bit == kCannySmoothed ? check_values(got, want, w, h, smoothing_tolerance(), mask_.radius()) : check_values(got, want, w, h);
+        return check_canny_plane(bit, got, reference_, smoothing_tolerance(), mask_.radius());
     }
 
     // A stage's outputs against the reference's: the first buffer that differs, or a pass.
     CheckResult check_stage(unsigned writes, const CannyStages& got, float largest, std::string* what) const {
-        CheckResult c;
-        c.passed = true;
-        for (const BufferName& b : kBufferNames) {
-            if (!(writes & b.bit)) continue;
-            c = check_plane(b.bit, plane_values(b.bit, got, largest));
-            if (!c.passed) {
-                *what = b.name;
-                return c;
-            }
-        }
-        return c;
+        return check_canny_planes(writes, got, largest, reference_, smoothing_tolerance(), mask_.radius(), what);
     }
 
     // --raw-out: each buffer the stage wrote, for the grader's trusted check of the stage.
@@ -776,13 +765,17 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
     const std::string& stage = options.lab_values.at("stage");
     const bool graded = !options.raw_out_dir.empty(), inputs = !options.lab_values.at("stage-inputs").empty();
     const bool writes = !options.lab_values.at("write-stage-inputs").empty();
+    const bool peer = options.timer_of >= 0 || options.timed_by >= 0;
     const std::string accepted = "; accepted: --raw-out DIR --stage NAME --stage-inputs DIR (a graded run of one stage), "
-                                 "--write-stage-inputs DIR without them, or none of these";
-    if (writes && (graded || !stage.empty() || inputs || !options.compare_file.empty()))
+                                 "--write-stage-inputs DIR without them, --stage NAME with --timer-of or --timed-by (peer timing "
+                                 "of one stage), or none of these";
+    if (writes && (graded || !stage.empty() || inputs || !options.compare_file.empty() || peer))
         throw InputError("--write-stage-inputs writes the trusted side's inputs and runs nothing" + accepted);
-    if (graded != (!stage.empty()) || graded != inputs)
+    if (peer && (stage.empty() || inputs))
+        throw InputError("peer timing times one stage of each pipeline on inputs the timer makes" + accepted);
+    if (!peer && (graded != (!stage.empty()) || graded != inputs))
         throw InputError("a lab " + std::to_string(spec.lab.number) + " run with --raw-out grades one stage alone" + accepted);
-    if (!graded) return;
+    if (!graded && !peer) return;
     std::string names;
     for (const CannyPipeline& p : spec.pipelines) {
         const bool chosen = options.variants.empty() || std::count(options.variants.begin(), options.variants.end(), p.name);
@@ -799,7 +792,7 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
 int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
     return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
         const LabSpec lab = command_line_spec(spec);
-        const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
+        const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA", true);
         if (options.help) {
             std::cout << options.help_text;
             return int(kExitPass);

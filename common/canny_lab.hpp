@@ -8,8 +8,8 @@
 // against the reference's (Pco, Pnd, Pfa), the report and the pictures. For the grader: the
 // trusted side writes each stage's inputs (--write-stage-inputs), a graded run (--raw-out --stage
 // --stage-inputs) runs one stage alone on them and writes its buffers, computing no reference, and
-// --compare checks them value for value in a trusted run; peer timing and fresh inputs
-// (--timer-of, --timed-by, --fresh-input-each-rep) are refused until the lab has them.
+// --compare checks them value for value in a trusted run; the grader times one stage at a time
+// from a process of its own (--stage with --timer-of and --timed-by: canny_peer.hpp).
 #pragma once
 #include <functional>
 #include <string>

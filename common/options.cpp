@@ -230,13 +230,15 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     return options;
 }
 
-Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted) {
+Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted,
+                               bool peer_timing) {
     Options options = parse_options(argc, argv, spec);
     if (options.help) return options;
     const std::string lab = "lab " + std::to_string(spec.number);
-    if (options.timer_of >= 0 || options.timed_by >= 0 || options.fresh_input)
-        throw InputError(lab + " has no peer timing or fresh inputs yet; accepted: a run without --timer-of, --timed-by and "
-                         "--fresh-input-each-rep");
+    if (!peer_timing && (options.timer_of >= 0 || options.timed_by >= 0))
+        throw InputError(lab + " has no peer timing yet; accepted: a run without --timer-of and --timed-by");
+    if (options.fresh_input)
+        throw InputError(lab + " has no fresh inputs for each repetition; accepted: a run without --fresh-input-each-rep");
     if (options.masks.size() != 1)
         throw InputError(lab + " " + verb + " one mask, not a sweep of " + std::to_string(options.masks.size()) + "; accepted: " + accepted);
     return options;

@@ -35,10 +35,11 @@ struct Options : RunOptions {
 // Throws InputError with one line for every bad option or value.
 Options parse_options(int argc, char** argv, const LabSpec& spec);
 
-// The same for a lab that runs one mask and has no peer timing (labs 8 and 9): a sweep of masks,
-// peer timing and fresh inputs refused too. "lab 8 smooths with one mask, not a sweep of 2;
-// accepted: --mask gauss:K:SIGMA": `verb` is "smooths with", `accepted` the last part.
-Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted);
+// The same for a lab that runs one mask (labs 8 and 9): a sweep of masks and fresh inputs
+// refused too, and peer timing unless the lab has it. "lab 8 smooths with one mask, not a sweep
+// of 2; accepted: --mask gauss:K:SIGMA": `verb` is "smooths with", `accepted` the last part.
+Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted,
+                               bool peer_timing);
 // "WxH" or "N" (N x N), each side 1..kMaxImageSide. Throws InputError naming `what`.
 void parse_size(const std::string& text, const std::string& what, int* width, int* height);
 

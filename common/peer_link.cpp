@@ -16,7 +16,7 @@
 namespace convlab {
 
 namespace {
-constexpr int kMaxFds = 4;
+constexpr int kMaxFds = 8;  // lab 8 shares its grey and smoothed images and six buffers of stages 2 to 5
 }
 
 PeerMessage PeerMessage::make(PeerKind kind, const std::string& text) {

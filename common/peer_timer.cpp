@@ -61,6 +61,7 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
         const int runs = plan_.warmup + plan_.reps;
         for (int rep = 0; rep < runs; ++rep) {
             const uint64_t seed = seed_of(rep);
+            target_.prepare_input(seed);
             target_.poison();  // in place before the clock starts
             const auto start = Clock::now();
             target_.load_input(seed);

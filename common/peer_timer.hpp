@@ -14,7 +14,8 @@
 // is forged).
 //
 // PeerTimer runs that protocol for any kind of lab; a PeerTarget is what it runs on: an image
-// lab's input and output (image_peer.hpp), an array lab's arrays (array_peer.hpp).
+// lab's input and output (image_peer.hpp), an array lab's arrays (array_peer.hpp), a Canny
+// stage's buffers (canny_peer.hpp), lab 9's host memory (strip_peer.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -40,6 +41,10 @@ class PeerTarget {
     virtual std::vector<int> share(PeerMessage& buffers) = 0;
     // The variant about to be timed (its output, its reference); false when there is no such one.
     virtual bool select(const std::string& variant) = 0;
+    // Outside the clock, before a repetition: whatever the input of `seed` takes to make that
+    // the clock must not count, kept where the program cannot reach it (lab 8 computes a stage's
+    // inputs on the CPU here, and load_input copies them in on the GPU).
+    virtual void prepare_input(uint64_t /*seed*/) {}
     // Outside the clock, before a repetition: the output poisoned and the device idle.
     virtual void poison() = 0;
     // On the clock: the input of `seed` in place and the L2 flushed, the device idle again.

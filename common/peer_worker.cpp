@@ -47,8 +47,10 @@ int serve_peer_timer(PeerLink& link, GpuSession& session, PeerServer& server) {
                 } else if (request.kind == PeerKind::Go && prepared) {
                     bool outside = false;
                     session.take_over_gpu();
+                    server.before_run();
                     PeerMessage done = PeerMessage::make(PeerKind::Done);
                     done.ms = session.time_once([&] { server.launch(); }, false, &outside);
+                    server.after_run();
                     done.rep = request.rep;
                     done.host_clock = outside;
                     link.send(done);

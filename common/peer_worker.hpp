@@ -21,6 +21,10 @@ class PeerServer {
     virtual void adopt(const PeerMessage& buffers, std::vector<int>& fds) = 0;
     virtual void prepare(const std::string& name) = 0;  // the variant to run, and its untimed set-up
     virtual void launch() = 0;                          // enqueues the prepared variant once
+    // Around each timed launch, outside its time: what the lab holds the run to (lab 9 takes
+    // the driver's records of the run alone, and throws for a rule the run broke).
+    virtual void before_run() {}
+    virtual void after_run() {}
 };
 
 // Serves the timer until it says it is done or goes away. Returns the exit status: a CUDA error

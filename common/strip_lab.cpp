@@ -27,10 +27,15 @@
 #include "common/lab_input.hpp"
 #include "common/options.hpp"
 #include "common/output_folder.hpp"
+#include "common/peer_link.hpp"
+#include "common/peer_timer.hpp"
+#include "common/peer_worker.hpp"
 #include "common/raw_check.hpp"
 #include "common/raw_result.hpp"
 #include "common/report.hpp"
 #include "common/strip_host.hpp"
+#include "common/strip_peer.hpp"
+#include "common/strip_rules.hpp"
 #include "common/text_parse.hpp"
 #include "common/text_table.hpp"
 #include "common/transfers.hpp"
@@ -72,11 +77,9 @@ LabSpec command_line_spec(const StripLabSpec& spec) {
     return lab;
 }
 
-// What one run of a variant did, from the driver's records.
-struct RunFigures {
+// What one run of a variant did: its wall time, and the driver's records.
+struct RunFigures : StripRunRecords {
     double wall_ms = 0;
-    std::vector<ActivityRecord> records;
-    bool canary_seen = false;  // the harness's own allocation after the run is in the records (make_activity_canary)
 };
 
 class StripRun {
@@ -90,7 +93,14 @@ class StripRun {
         if (!options_.compare_file.empty()) return compare_raw_results();
         const std::string reason = gpu_unavailable_reason();
         report_.gpu_skipped = reason;
-        if (reason.empty()) open_gpus();
+        if (options_.timed_by >= 0 || options_.timer_of >= 0) {
+            if (!reason.empty()) {
+                std::cerr << "lab" << spec_.lab.number << ": peer timing needs a GPU: " << reason << "\n";
+                return kExitNoGpu;
+            }
+            return options_.timed_by >= 0 ? serve_timer() : time_peer();
+        }
+        if (reason.empty()) open_gpus(!options_.check_only);
         for (const StripVariant& v : spec_.variants) {
             if (!selected(v.name)) continue;
             for (HostMemory m : v.memories) {
@@ -99,12 +109,7 @@ class StripRun {
                 else run_variant(v, m);
             }
         }
-        derive_figures(report_);
-        for (VariantResult& r : report_.results) {  // host to host: the device's copy and FP32 ceilings do not apply
-            r.pct_copy_bandwidth.reset();
-            r.gflop_per_s.reset();
-            r.pct_fp32_peak.reset();
-        }
+        derive_host_to_host_figures();
         compare_with_one_gpu();
         note_copy_rates();
         report_.process_cpu_ms = process_cpu_ms();
@@ -147,7 +152,8 @@ class StripRun {
                                   "time over the run's";
     }
 
-    void open_gpus() {
+    // measure_copies: the pinned and pageable copy rates, for the report (and the grader's floor).
+    void open_gpus(bool measure_copies) {
         const int visible = visible_gpus();
         gpus_ = parse_gpus(options_.lab_values.at("gpus"), visible);
         session_ = std::make_unique<GpuSession>();
@@ -162,7 +168,7 @@ class StripRun {
         const std::vector<size_t> free = free_device_bytes(1);
         whole_budget_ = free[0] > 2 * kDeviceMemorySlack ? free[0] - 2 * kDeviceMemorySlack : 0;
         put_strip_mask_on_gpus(mask_, gpus_);
-        if (!options_.check_only) report_.transfers = measure_transfer_bandwidth(image_.elements());
+        if (measure_copies) report_.transfers = measure_transfer_bandwidth(image_.elements());
         report_.notes.push_back("budget " + format_bytes(double(budget_)) + " of device memory a GPU for the strip variants (" +
                                 "--gpu-memory " + options_.lab_values.at("gpu-memory") + "); several GPUs: " + std::to_string(gpus_) +
                                 " of " + std::to_string(visible) + " visible");
@@ -204,12 +210,9 @@ class StripRun {
         v.run(job);
         synchronize_gpus(job.gpus);
         const auto stop = std::chrono::steady_clock::now();
-        reset_current_gpu();
         RunFigures f;
+        static_cast<StripRunRecords&>(f) = take_strip_run_records(trace);
         f.wall_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-        const uint64_t canary = trace.tracing() ? make_activity_canary() : 0;
-        f.records = trace.collect();
-        f.canary_seen = trace.tracing() && take_activity_canary(f.records, canary);
         return f;
     }
 
@@ -224,46 +227,9 @@ class StripRun {
         r.message = (c.passed || when.empty() ? "" : when + ": ") + c.summary();
     }
 
-    // The rules a run must keep: the harness's hold on the rest of each device intact (where the
-    // variant runs under a cap); and from the driver's records, kernels launched (the strips were
-    // convolved on a GPU), at no moment more device memory held than the budget, none still held
-    // at the end. The first one broken, or empty.
+    // The lab's rules (strip_rules.hpp): the first one the run broke, or empty.
     std::string broken_rule(const StripJob& job, const RunFigures& f, const ActivityTrace& trace, const DeviceMemoryCap* cap) const {
-        // A device reset releases the harness's hold, and the budget with it.
-        if (const std::string released = cap ? cap->hold_released() : ""; !released.empty())
-            return released + ": a device reset, or memory freed that the variant did not allocate (another program on the GPU?)";
-        // What cannot be measured fails a graded run (unless the grader says the sanitizer holds CUPTI).
-        if (!trace.tracing())
-            return !options_.unknown_launches_pass() ? "the driver's records of the run could not be taken (the kit built without CUPTI, "
-                                                     "or another subscriber holds it): a graded run fails what it cannot measure"
-                                                   : "";
-        if (!f.canary_seen)
-            return "the driver's records stopped during the run (the harness's own allocation after it is missing from them): the "
-                   "recording was switched off, and the memory the strips held cannot be known";
-        const bool kernels = std::any_of(f.records.begin(), f.records.end(),
-                                         [](const ActivityRecord& a) { return a.kind == ActivityRecord::Kind::Kernel; });
-        if (!kernels) return "launched no kernel: the result was not computed on a GPU";
-        // The lab's rule on memory: a strip's kernels read and write device memory the variant
-        // allocated, within the budget; the host's memory reaches them only through copies. So
-        // every byte of the image must be copied in, and every value of the result out: kernels
-        // that read the host's memory where it lies (mapped or registered memory, or pageable
-        // memory on a GPU that can reach it) hold less than the budget and are not the lesson.
-        using K = ActivityRecord::Kind;
-        const uint64_t in_bytes = image_.elements(), out_bytes = image_.elements() * sizeof(float);
-        const uint64_t copied_in = copied_bytes(f.records, K::HostToDevice), copied_out = copied_bytes(f.records, K::DeviceToHost);
-        if (copied_in < in_bytes || copied_out < out_bytes)
-            return "copied " + std::to_string(copied_in) + " bytes in and " + std::to_string(copied_out) + " out, less than the image's " +
-                   std::to_string(in_bytes) + " and the result's " + std::to_string(out_bytes) +
-                   ": the kernels reached host memory without a copy (mapped or registered host memory is not the strips' device memory)";
-        for (const auto& [device, use] : device_memory_use(f.records)) {
-            if (use.peak > job.gpu_memory)
-                return "held " + format_bytes(double(use.peak)) + " of device memory at once on GPU " + std::to_string(device) +
-                       ", over the budget of " + format_bytes(double(job.gpu_memory));
-            if (use.held_at_end > 0)
-                return "left " + std::to_string(use.held_at_end) + " bytes of device memory allocated on GPU " + std::to_string(device) +
-                       " after it returned";
-        }
-        return "";
+        return broken_strip_rule(job, f, trace, cap, options_.unknown_launches_pass());
     }
 
     // Fills r's figures from the records of its median run.
@@ -362,6 +328,46 @@ class StripRun {
         if (r.time->noisy())
             report_.notes.push_back(v.name + " (" + r.host_memory + "): the timed runs vary by " + format_fixed(100 * r.time->cv, 0) + "%");
         return "";
+    }
+
+    void derive_host_to_host_figures() {
+        derive_figures(report_);
+        for (VariantResult& r : report_.results) {  // host to host: the device's copy and FP32 ceilings do not apply
+            r.pct_copy_bandwidth.reset();
+            r.gflop_per_s.reset();
+            r.pct_fp32_peak.reset();
+        }
+    }
+
+    StripPeerShape peer_shape() const { return {image_.width, image_.height, image_.channels}; }
+
+    // --timed-by: the grader's timer runs this program's strip variants on its own host memory,
+    // each timed run held to the lab's rules (strip_peer.hpp).
+    int serve_timer() {
+        PeerLink link(options_.timed_by);
+        open_gpus(false);
+        StripPeerServer server(spec_.variants, peer_shape(), mask_.k, options_.border, budget_, gpus_);
+        return serve_peer_timer(link, *session_, server);
+    }
+
+    // --timer-of: times another process's strip variants from pinned memory (peer_timer.hpp) and
+    // reports them; runs none itself. The copy rates measured first give the grader its floor.
+    int time_peer() {
+        PeerLink link(options_.timer_of);
+        open_gpus(true);
+        StripPeerTarget target(peer_shape(), mask_, options_.border);
+        PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
+        for (const StripVariant& v : spec_.variants) {
+            if (!selected(v.name) || v.whole) continue;
+            VariantResult r = row(v, HostMemory::Pinned);
+            r.gpus = v.several_gpus ? gpus_ : 1;
+            timer.time_variant(v.name, r);
+            report_.results.push_back(r);
+        }
+        timer.finish();
+        derive_host_to_host_figures();
+        std::cout << render(report_, options_.format) << std::flush;
+        return run_exit_status(report_, false, false);
     }
 
     // The several-GPU rows against the one-GPU variant's row of the same host memory.
@@ -477,7 +483,7 @@ void require_host_room(const Options& options, int channels) {
 int run_strip_lab(int argc, char** argv, const StripLabSpec& spec) {
     return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size", [&] {
         const LabSpec lab = command_line_spec(spec);
-        const Options options = parse_one_mask_options(argc, argv, lab, "convolves with", "one --mask");
+        const Options options = parse_one_mask_options(argc, argv, lab, "convolves with", "one --mask", true);
         if (options.help) {
             std::cout << options.help_text;
             return int(kExitPass);

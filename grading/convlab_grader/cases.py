@@ -101,7 +101,7 @@ def student_secret(secret, student):
 
 def timed_cases(spec, secret):
     """The spec's performance cases with their inputs drawn: `args` holds the final arguments
-    (every run of the case, the reference's too, uses the same). Cases whose spec arguments are
+    (every run of the case, the reference's too, uses the same), with the lab's drawn options. Cases whose spec arguments are
     the same get the same draw, so they can still share a timed run. Over a lab's cases the
     borders and channel counts are taken in turn from a random start, so two timed cases never
     both get the same easy configuration."""
@@ -125,6 +125,9 @@ def timed_cases(spec, secret):
                 if "--channels" not in args:
                     args += ["--channels", str(spec["channels"][(start_c + n) % len(spec["channels"])])]
                 args += ["--image", "random", "--seed", str(rng.randrange(1, 1 << 40))]
+                # the lab's drawn options too (lab 8's thresholds), unless the case fixes them
+                options = drawn_options(spec, rng)
+                args += [x for name, value in zip(options[::2], options[1::2]) if name not in args for x in (name, value)]
             draws[key] = args
         drawn.append(dict(perf, args=draws[key]))
     return drawn

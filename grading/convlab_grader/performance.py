@@ -103,16 +103,25 @@ def floor_ms(args, reference_doc, variant=None):
     bytes at the copy bandwidth the reference measured, or its flops at the FP32 peak, under the
     variant's work model as the reference's own report gives it (by default one read per input
     byte and one float written per output value, 5 B, and 2 K^2 flops per value; a separable
-    two-pass variant moves 13 B and does 4 K). None for a case without an image (lab 5) or a run
-    without a GPU (lab 0)."""
-    device = (reference_doc.get("device") if isinstance(reference_doc, dict) else None) or {}
-    bandwidth, peak = device.get("copy_bandwidth_gbs"), device.get("fp32_peak_gflops")
-    if not bandwidth or "--size" not in args or "--channels" not in args or "--mask" not in args:
+    two-pass variant moves 13 B and does 4 K); a strip variant's (lab 9), the image in and the
+    result out over the bus at the pinned copy rates the reference measured. None for a case
+    without an image (lab 5) or a run without a GPU (lab 0)."""
+    if not isinstance(reference_doc, dict) or "--size" not in args or "--channels" not in args or "--mask" not in args:
         return None
     w, _, h = args[args.index("--size") + 1].partition("x")
     values = int(w) * int(h or w) * int(args[args.index("--channels") + 1])
     k = cases.mask_size(args[args.index("--mask") + 1])
     row = next((r for r in reference_doc.get("results", []) if isinstance(r, dict) and r.get("variant") == variant), {})
+    # Host memory to host memory (lab 9): every byte of the image crosses the bus in and every float
+    # of the result out, the two copy engines at once, at the pinned rates the reference measured.
+    copies, strips = reference_doc.get("transfer_bandwidth") or {}, row.get("strips") or {}
+    if strips.get("host_memory") == "pinned" and copies.get("h2d_pinned_gbs") and copies.get("d2h_pinned_gbs"):
+        bus_ms = max(values / copies["h2d_pinned_gbs"], 4 * values / copies["d2h_pinned_gbs"]) * 1e-6
+        return FLOOR_SHARE * bus_ms / max(1, strips.get("gpus") or 1)
+    device = reference_doc.get("device") or {}
+    bandwidth, peak = device.get("copy_bandwidth_gbs"), device.get("fp32_peak_gflops")
+    if not bandwidth:
+        return None
     per_value_bytes, per_value_flops = row.get("bytes_per_value", 5), row.get("flops_per_value", 2 * k * k)
     bytes_ms = values * per_value_bytes / (bandwidth * 1e9) * 1e3
     flops_ms = per_value_flops * values / (peak * 1e9) * 1e3 if peak else 0.0
@@ -248,11 +257,16 @@ def measure(session, sub):
     when they are right. Cases that differ only in their variants share
     each timed run (lab 5 times five variants at one length: one process per run, not five)."""
     spec = session.spec["performance"]
+    # A lab timed only by the grader's own process (lab 9: its program has no fresh inputs of its
+    # own to time) earns nothing where that does not work: what cannot be measured fails closed.
+    unmeasured = spec.get("peer_only") and not session.peer
     state = []
     for perf in sub.timed:
-        may = may_earn(sub.result, perf)
+        may = may_earn(sub.result, perf) and not unmeasured
         state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "done": not may, "floor": [],
-                      "problem": None if may else "a variant it times failed a hidden case: no performance points"})
+                      "problem": None if may else
+                      "timed only by the grader's own process, which cannot time on this machine: no performance points"
+                      if unmeasured else "a variant it times failed a hidden case: no performance points"})
     for group_number, group in enumerate(timing_groups(sub.timed)):
         for run in range(spec.get("runs", 3)):
             active = [state[i] for i in group if not state[i]["done"]]

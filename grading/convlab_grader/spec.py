@@ -82,8 +82,7 @@ def load(lab):
     # submission whose host function fails earns no performance, whoever measures the time).
     graded = [v["label"] for v in spec["variants"]]
     for number, case in enumerate(spec.get("performance", {}).get("cases", [])):
-        labels = [v["label"] for v in spec["variants"] if v["raw"] in case["variants"]]
-        ungraded = [name for name in case["variants"] if not any(v["raw"] == name for v in spec["variants"])]
+        labels, ungraded = timed_labels(spec, case)
         if ungraded:
             raise SpecError(f"{path}: timed case {number} times {ungraded}, which no graded variant checks")
         required = case.get("requires") or []
@@ -120,6 +119,21 @@ def load(lab):
     if correctness != spec["rubric"]["correctness"]:
         raise SpecError(f"{path}: the variants' points add to {correctness}, the rubric says {spec['rubric']['correctness']}")
     return spec
+
+
+def timed_labels(spec, case):
+    """The labels of the graded variants a timed case times, and the names it times that no graded
+    variant checks. A timed variant is named as its program names it: the graded result's raw name;
+    lab 9's variant (its results add the host memory: "serial pinned"); or, in a lab graded stage by
+    stage, a pipeline, whose stage the case's --stage names ("fused" with --stage suppression is
+    the result "fused suppression")."""
+    args = case.get("args", [])
+    stage = args[args.index("--stage") + 1] if "--stage" in args[:-1] else None
+    def times(v, name):
+        return (v["raw"] == f"{name} {stage}") if spec.get("stages") else name in (v["raw"], v["name"])
+    labels = [v["label"] for v in spec["variants"] if any(times(v, name) for name in case["variants"])]
+    ungraded = [name for name in case["variants"] if not any(times(v, name) for v in spec["variants"])]
+    return labels, ungraded
 
 
 def runs_at_once(spec, usually):

@@ -241,8 +241,8 @@ TEST(CannyLab, GradedRunsTakeOneStageAndOnlyItsInputs) {
     std::filesystem::remove_all(folder);
 }
 
-TEST(CannyLab, PeerTimingIsRefusedUntilTheLabHasIt) {
+TEST(CannyLab, FreshInputsAreRefused) {
     const LabRun r = run_lab8({"--fresh-input-each-rep", "--image", "random"});
     EXPECT_EQ(r.status, kExitBadInput);
-    EXPECT_NE(r.err.find("no peer timing or fresh inputs yet"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no fresh inputs for each repetition"), std::string::npos) << r.err;
 }
