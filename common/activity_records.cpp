@@ -97,4 +97,20 @@ uint64_t copied_bytes(const std::vector<ActivityRecord>& records, ActivityRecord
     return bytes;
 }
 
+bool take_activity_canary(std::vector<ActivityRecord>& records, const ActivityCanary& canary) {
+    using K = ActivityRecord::Kind;
+    bool allocated = false, released = false;
+    for (auto r = records.end(); r != records.begin();) {  // the last of each: the canary came last
+        --r;
+        if (r->address != canary.address || r->start_ns < canary.not_before_ns) continue;
+        bool* seen = r->kind == K::Allocation && r->bytes == ActivityCanary::kBytes ? &allocated
+                     : r->kind == K::Release                                        ? &released
+                                                                                    : nullptr;
+        if (!seen || *seen) continue;
+        *seen = true;
+        r = records.erase(r);
+    }
+    return allocated && released;
+}
+
 }  // namespace convlab

@@ -115,24 +115,16 @@ std::vector<ActivityRecord> ActivityTrace::collect() {
 }
 #endif
 
-uint64_t make_activity_canary() {
-    void* canary = nullptr;
-    CUDA_CHECK(cudaMalloc(&canary, 4096));
-    CUDA_CHECK(cudaFree(canary));
-    return reinterpret_cast<uint64_t>(canary);
-}
-
-bool take_activity_canary(std::vector<ActivityRecord>& records, uint64_t address) {
-    using K = ActivityRecord::Kind;
-    bool allocated = false, released = false;
-    for (auto r = records.end(); r != records.begin();) {  // the last of each: the canary came last
-        --r;
-        bool* seen = r->address != address ? nullptr : r->kind == K::Allocation ? &allocated : r->kind == K::Release ? &released : nullptr;
-        if (!seen || *seen) continue;
-        *seen = true;
-        r = records.erase(r);
-    }
-    return allocated && released;
+ActivityCanary make_activity_canary() {
+    ActivityCanary canary;
+#ifndef CONVLAB_NO_CUPTI
+    if (cuptiGetTimestamp(&canary.not_before_ns) != CUPTI_SUCCESS) canary.not_before_ns = 0;
+#endif
+    void* memory = nullptr;
+    CUDA_CHECK(cudaMalloc(&memory, ActivityCanary::kBytes));
+    CUDA_CHECK(cudaFree(memory));
+    canary.address = reinterpret_cast<uint64_t>(memory);
+    return canary;
 }
 
 #ifdef CONVLAB_NO_CUPTI

@@ -47,11 +47,18 @@ std::vector<TimelineSpan> timeline_of(const std::vector<ActivityRecord>& records
 // A canary of the harness's own: a small allocation on the current device, released at once. Made
 // at the end of a run, its allocation and release must show in that run's records; if they do not,
 // the code under test switched the recording off (or took CUPTI's record buffers) while it ran.
-// Returns the allocation's address.
-uint64_t make_activity_canary();
+// It is known by its address, its size and its moment: after the driver's clock read just before
+// it (cuptiGetTimestamp), so that an allocation of the same size the code under test made at the
+// same address earlier, while recording, is not taken for it.
+struct ActivityCanary {
+    static constexpr uint64_t kBytes = 4096;
+    uint64_t address = 0;
+    uint64_t not_before_ns = 0;  // the records' clock just before the canary
+};
+ActivityCanary make_activity_canary();
 // Whether `records` hold the canary's allocation and release; both are removed (they are not the
 // run's own).
-bool take_activity_canary(std::vector<ActivityRecord>& records, uint64_t address);
+bool take_activity_canary(std::vector<ActivityRecord>& records, const ActivityCanary& canary);
 
 // Each device's memory over `records` (allocations less releases, in time order): the most held
 // at once, and what is still held at the end. A release of memory allocated before the records

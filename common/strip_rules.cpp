@@ -11,7 +11,7 @@ namespace convlab {
 StripRunRecords take_strip_run_records(ActivityTrace& trace) {
     reset_current_gpu();
     StripRunRecords run;
-    const uint64_t canary = trace.tracing() ? make_activity_canary() : 0;
+    const ActivityCanary canary = trace.tracing() ? make_activity_canary() : ActivityCanary{};
     run.records = trace.collect();
     run.canary_seen = trace.tracing() && take_activity_canary(run.records, canary);
     return run;

@@ -769,7 +769,8 @@ def known_bad_sets_apply():
 
 
 def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
-    """Grades the lab's solution, skeleton and every known-bad submission in one command. part
+    """Grades the lab's solution, skeleton and every known-bad submission: in one grade command, or
+    in two where the lab has sanitizer runs (those that expect no tool's verdict without it). part
     (i, n) grades the i-th of n slices instead (the solution and the skeleton with the first), so
     that a batch can be checked in pieces where a GPU is lent for minutes at a time; `only` (names)
     grades those known-bad submissions alone, with the solution and the skeleton."""
@@ -789,35 +790,27 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
         if left_out:
             print(f"    note: not graded here, the grader cannot isolate submissions ({'; '.join(notes)}): "
                   f"{', '.join(left_out)}", flush=True)
+    # The sanitizer's runs are most of a GPU batch's time, and only the reference solution (full
+    # marks) and the entries that expect a tool's verdict need them: the rest are graded in a
+    # second command without it (their verdicts read correctness, performance and runs alone).
+    with_tools = [e for e in bad if "safety" in e["expect"] or not spec.get("sanitizer")]
+    without = [e for e in bad if e not in with_tools]
+    results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        batch = os.path.join(tmp, "batch")
-        for entry in bad:
-            known_bad.materialize(lab, entry, os.path.join(batch, entry["name"]))
-        for flavour in ("solutions", "labs") if index == 1 else ():
-            dest = os.path.join(batch, "reference-solution" if flavour == "solutions" else "untouched-skeleton")
-            os.makedirs(dest)
-            for path in spec["student_files"]:
-                shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
-        out = os.path.join(tmp, "results.json")
         started = time.time()
-        jobs = str(max(2, min(8, (os.cpu_count() or 2) // 2)))
-        with open(os.path.join(tmp, "stdout.txt"), "w+") as stdout:
-            grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(tmp, "book.csv"),
-                                        "--jobs", jobs, *extra_args], stdout=stdout, stderr=subprocess.PIPE, text=True)
-            log = []
-            for line in grading.stderr:  # each submission's score and grading time as it comes
-                log.append(line)
-                if line.startswith(("grade:   ", "grade: note:")):  # notes: peer timing off, say
-                    print("    " + line[len("grade: "):].rstrip(), flush=True)
-            status = grading.wait()
-            stdout.seek(0)
-            assert status == 0, (stdout.read() + "".join(log))[-3000:]
-        results = results_of(out)
-        print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s", flush=True)
-        left = [pid for pid, uid in sandbox.processes()
-                if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK and not sandbox.uid_block_held(uid)]
-        assert not left, f"processes of graded submissions still run after the batch: {left}"
-        assert os.path.getsize(os.path.join(tmp, "book.csv")) > 0
+        for group, entries, args in (("tools", with_tools, list(extra_args)), ("plain", without, [*extra_args, "--no-sanitizer"])):
+            batch = os.path.join(tmp, group)
+            for entry in entries:
+                known_bad.materialize(lab, entry, os.path.join(batch, entry["name"]))
+            for flavour in ("solutions", "labs") if index == 1 and group == "tools" else ():
+                dest = os.path.join(batch, "reference-solution" if flavour == "solutions" else "untouched-skeleton")
+                os.makedirs(dest)
+                for path in spec["student_files"]:
+                    shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
+            if os.path.isdir(batch):
+                results.update(grade_folder(lab, batch, os.path.join(tmp, group), args))
+        print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({len(without)} without the "
+              "sanitizer, whose verdicts do not read it)", flush=True)
     problems = []
     if index == 1:
         solution = results["reference-solution"]
@@ -832,6 +825,30 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
         caught += not wrong
     print(f"    lab {lab}: {caught} of {len(bad)} known-bad submissions concluded as described", flush=True)
     assert not problems, "\n".join(problems)
+
+
+def grade_folder(lab, batch, scratch, extra_args):
+    """One grade command over a folder of submissions, as an instructor runs it; its results by
+    student. No process of a graded submission may be left running after it."""
+    os.makedirs(scratch, exist_ok=True)
+    out = os.path.join(scratch, "results.json")
+    jobs = str(max(2, min(8, (os.cpu_count() or 2) // 2)))
+    with open(os.path.join(scratch, "stdout.txt"), "w+") as stdout:
+        grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(scratch, "book.csv"),
+                                    "--jobs", jobs, *extra_args], stdout=stdout, stderr=subprocess.PIPE, text=True)
+        log = []
+        for line in grading.stderr:  # each submission's score and grading time as it comes
+            log.append(line)
+            if line.startswith(("grade:   ", "grade: note:")):  # notes: peer timing off, say
+                print("    " + line[len("grade: "):].rstrip(), flush=True)
+        status = grading.wait()
+        stdout.seek(0)
+        assert status == 0, (stdout.read() + "".join(log))[-3000:]
+    left = [pid for pid, uid in sandbox.processes()
+            if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK and not sandbox.uid_block_held(uid)]
+    assert not left, f"processes of graded submissions still run after the batch: {left}"
+    assert os.path.getsize(os.path.join(scratch, "book.csv")) > 0
+    return results_of(out)
 
 
 def too_noisy_to_time(solution, spec):

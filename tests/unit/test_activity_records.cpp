@@ -66,3 +66,26 @@ TEST(ActivityRecords, CopiedBytesCountOneDirection) {
     EXPECT_EQ(copied_bytes(records, Kind::DeviceToHost), 40u);
     EXPECT_EQ(copied_bytes(records, Kind::Kernel), 0u);
 }
+
+TEST(ActivityRecords, CanaryIsItsOwnAllocationAndReleaseAfterItsMoment) {
+    const ActivityCanary canary{0xC0FFEE000, 5000};
+    const auto alloc = [](uint64_t at, uint64_t address, uint64_t bytes) { return memory(Kind::Allocation, 0, at, address, bytes); };
+    const auto freed = [](uint64_t at, uint64_t address, uint64_t bytes) { return memory(Kind::Release, 0, at, address, bytes); };
+    // The run's own records, then the canary's pair: taken, and only those two removed.
+    std::vector<ActivityRecord> records{alloc(1000, 0xA000, 4096), freed(2000, 0xA000, 4096), alloc(6000, canary.address, 4096),
+                                        freed(6100, canary.address, 4096)};
+    EXPECT_TRUE(take_activity_canary(records, canary));
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].address, 0xA000u);
+    // Recording switched off for good after the code under test allocated 4 KiB at the canary's
+    // address while it was on: that pair came before the canary's moment, so it is not the canary.
+    std::vector<ActivityRecord> earlier{alloc(1000, canary.address, 4096), freed(2000, canary.address, 4096)};
+    EXPECT_FALSE(take_activity_canary(earlier, canary));
+    EXPECT_EQ(earlier.size(), 2u);
+    // An allocation of another size at that address after the moment is not the canary either.
+    std::vector<ActivityRecord> other{alloc(6000, canary.address, 8192), freed(6100, canary.address, 8192)};
+    EXPECT_FALSE(take_activity_canary(other, canary));
+    // The allocation without its release: the recording stopped in between.
+    std::vector<ActivityRecord> half{alloc(6000, canary.address, 4096)};
+    EXPECT_FALSE(take_activity_canary(half, canary));
+}
