@@ -118,7 +118,8 @@ std::vector<ActivityRecord> ActivityTrace::collect() {
 ActivityCanary make_activity_canary() {
     ActivityCanary canary;
 #ifndef CONVLAB_NO_CUPTI
-    if (cuptiGetTimestamp(&canary.not_before_ns) != CUPTI_SUCCESS) canary.not_before_ns = 0;
+    // No moment, no canary: it then matches nothing, and the run fails as if the recording had stopped.
+    if (cuptiGetTimestamp(&canary.not_before_ns) != CUPTI_SUCCESS) canary.not_before_ns = UINT64_MAX;
 #endif
     void* memory = nullptr;
     CUDA_CHECK(cudaMalloc(&memory, ActivityCanary::kBytes));

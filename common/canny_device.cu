@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include <unistd.h>
+
 #include "common/device_buffer.cuh"
 #include "common/errors.hpp"
 #include "common/shared_device_memory.hpp"
@@ -16,6 +18,16 @@ struct CannyDevice::Impl {
     DeviceBuffer<unsigned> max_magnitude;
     DeviceBuffer<int> rounds;
     std::vector<SharedDeviceMemory> shared;  // peer timing: the buffers of stages 2 to 5, in share()'s order
+
+    // The buffers the shared ones replaced, given back.
+    void release_private() {
+        magnitude = DeviceBuffer<float>();
+        suppressed = DeviceBuffer<float>();
+        direction = DeviceBuffer<uint8_t>();
+        labels = DeviceBuffer<uint8_t>();
+        edges = DeviceBuffer<uint8_t>();
+        max_magnitude = DeviceBuffer<unsigned>();
+    }
 
     // Each shared buffer's place in args, in share()'s order, and its bytes.
     std::vector<std::pair<void**, size_t>> shareable() {
@@ -89,8 +101,14 @@ std::vector<int> CannyDevice::share() {
         d.shared.push_back(SharedDeviceMemory::create(bytes));
         *place = d.shared.back().get();
     }
+    d.release_private();
     std::vector<int> fds;
-    for (const SharedDeviceMemory& m : d.shared) fds.push_back(m.export_fd());
+    try {
+        for (const SharedDeviceMemory& m : d.shared) fds.push_back(m.export_fd());
+    } catch (...) {
+        for (int fd : fds) ::close(fd);
+        throw;
+    }
     return fds;
 }
 
@@ -107,6 +125,7 @@ void CannyDevice::adopt_shared(std::vector<int>& fds) {
         *places[i].first = d.shared.back().get();
     }
     fds.clear();
+    d.release_private();
 }
 
 const void* CannyDevice::buffer(unsigned bit) const {

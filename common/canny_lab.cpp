@@ -773,6 +773,8 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
         throw InputError("--write-stage-inputs writes the trusted side's inputs and runs nothing" + accepted);
     if (peer && (stage.empty() || inputs))
         throw InputError("peer timing times one stage of each pipeline on inputs the timer makes" + accepted);
+    if (peer && stage == "smoothing")
+        throw InputError("peer timing times the stages after the smoothing, which is lab 6's kernel, timed in lab 6" + accepted);
     if (!peer && (graded != (!stage.empty()) || graded != inputs))
         throw InputError("a lab " + std::to_string(spec.lab.number) + " run with --raw-out grades one stage alone" + accepted);
     if (!graded && !peer) return;

@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
 #include "common/canny_peer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -71,19 +72,24 @@ void CannyPeerTarget::load_input(uint64_t) {
     });
 }
 
-unsigned CannyPeerTarget::spot_buffer() const {
-    for (const unsigned bit : {kCannyEdges, kCannyLabels, kCannySuppressed, kCannyMagnitude, kCannyDirection})
-        if (stage_->writes & bit) return bit;
-    return kCannyEdges;
+unsigned CannyPeerTarget::draw_spot_buffer() {
+    std::vector<unsigned> outputs;
+    for (const BufferName& b : kBufferNames)
+        if (stage_->writes & b.bit) outputs.push_back(b.bit);
+    return outputs.empty() ? kCannyEdges : outputs[entropy_() % outputs.size()];
 }
 
 SpotChecker CannyPeerTarget::spot_checker() const { return SpotChecker(width_, height_, 1, 1, Tolerance{}); }
 
 void CannyPeerTarget::sample(const std::vector<size_t>& positions, float* values) {
-    const unsigned bit = spot_buffer();
-    const bool floats = bit == kCannyMagnitude || bit == kCannySuppressed;
+    // Which output is read is drawn only now, after "done": a stage that skips one of its outputs
+    // (the directions, the largest magnitude) in the repetitions it expects unchecked is caught.
+    const unsigned bit = sampled_ = draw_spot_buffer();
+    const bool floats = bit == kCannyMagnitude || bit == kCannySuppressed || bit == kCannyMaxMagnitude;
     std::vector<size_t> words(positions);
-    if (!floats)
+    if (bit == kCannyMaxMagnitude)
+        std::fill(words.begin(), words.end(), 0);  // one value, read at every position
+    else if (!floats)
         for (size_t& w : words) w /= 4;  // a byte's word: the buffers' mappings are whole pages
     std::vector<uint32_t> got(positions.size());
     session_.sample_words(shared_->buffer(bit), words, got.data());
@@ -95,8 +101,8 @@ void CannyPeerTarget::sample(const std::vector<size_t>& positions, float* values
 
 double CannyPeerTarget::expected_at(uint64_t seed, size_t i) {
     if (!have_reference_ || seed != reference_seed_) return std::numeric_limits<double>::quiet_NaN();
-    const unsigned bit = spot_buffer();
-    switch (bit) {
+    switch (sampled_) {
+        case kCannyMaxMagnitude: return reference_.largest;
         case kCannyMagnitude: return reference_.magnitude[i];
         case kCannySuppressed: return reference_.suppressed[i];
         case kCannyDirection: return reference_.direction[i];

@@ -5,9 +5,11 @@
 // of stages 2 to 5 (CannyDevice::share). Before each repetition, off the clock, it computes the CPU
 // reference of a fresh random image and stages the timed stage's inputs in device memory of its
 // own; on the clock it copies them in on the GPU, and the timed program runs the stage there.
-// Every buffer the stage does not read is poisoned before each repetition.
+// Every buffer the stage does not read is poisoned before each repetition; after each "done" one
+// of the stage's outputs, drawn then, is spot-checked. The smoothing (lab 6's kernel) is not timed.
 #pragma once
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -43,7 +45,8 @@ class CannyPeerTarget : public PeerTarget {
     std::string check_output(uint64_t seed, VariantResult& r) override;
 
   private:
-    unsigned spot_buffer() const;  // the buffer the spot checks read: the stage's last output, edges first
+    unsigned draw_spot_buffer();  // one of the stage's outputs, drawn from the operating system's entropy
+
 
     GpuSession& session_;
     const std::vector<CannyPipeline>& pipelines_;
@@ -52,6 +55,8 @@ class CannyPeerTarget : public PeerTarget {
     Border border_;
     CannyThresholds thresholds_;
     const CannyStage* stage_ = nullptr;
+    unsigned sampled_ = 0;  // the output the last spot check read
+    std::random_device entropy_;
     std::unique_ptr<CannyDevice> shared_, staged_;  // the timed program's buffers; the inputs, out of its reach
     uint64_t reference_seed_ = 0;
     bool have_reference_ = false;

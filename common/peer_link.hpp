@@ -17,7 +17,7 @@ struct PeerError : std::runtime_error {
 };
 
 enum class PeerKind : uint32_t {
-    Buffers = 1,  // timer -> worker: input and output (two descriptors), their sizes in bytes
+    Buffers = 1,  // timer -> worker: the shared memory's descriptors (two, lab 8 eight), the first two's sizes in bytes
     Ready,        // worker: buffers mapped, mask loaded
     Prepare,      // timer: get variant `text` ready (its untimed prepare step)
     Prepared,     // worker

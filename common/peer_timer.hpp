@@ -2,14 +2,17 @@
 // Peer timing, the grader's side (--timer-of): a program's report of its own speed comes from
 // its own process, which a submission controls, so the grader times it from a process of its own
 // too. This process (the reference build, trusted) owns the timed run's inputs and outputs
-// (shared_device_memory.hpp); the submission's process maps them and runs its kernels there when
-// told (peer_worker.hpp). For every repetition this side, on its own clock:
-//   start -> a fresh input from a seed drawn now from the operating system's entropy (the
-//   submission cannot compute the answer ahead) -> L2 flushed -> "go" -> "done" -> values of the
+// (shared_device_memory.hpp; lab 9's in host memory, host_shared_memory.hpp); the submission's
+// process maps them and runs its kernels there when told (peer_worker.hpp). For every repetition
+// this side, on its own clock:
+//   start -> a fresh input from a seed drawn from the operating system's entropy (the submission
+//   cannot compute the answer ahead; what it takes to make is done before the clock, where the
+//   submission cannot see it) -> L2 flushed (device memory) -> "go" -> "done" -> values of the
 //   output at positions drawn now, read by this process -> stop.
-// Reading the output itself is what ends the clock: the read waits for any kernel the submission
-// left running, or catches its unwritten values. The last repetition's whole output is checked
-// against the CPU reference. The submission's own event time comes back with each "done"; the
+// Reading the output itself is what ends the clock: a read of device memory waits for any kernel
+// the submission left running, or catches its unwritten values; a read of host memory (lab 9)
+// waits for nothing, and catches unwritten values only where it reads. The last repetition's
+// whole output is checked against the CPU reference. The submission's own event time comes back with each "done"; the
 // grader compares both with the reference solution's (a report far below what this side measured
 // is forged).
 //

@@ -91,8 +91,13 @@ void StripPeerServer::adopt(const PeerMessage& buffers, std::vector<int>& fds) {
     if (fds.size() != 2 || buffers.bytes[0] != shape_.values() || buffers.bytes[1] != shape_.values() * sizeof(float))
         throw PeerError("the timer's buffers are not this run's image");
     const int in_fd = fds[0], out_fd = fds[1];
-    fds.clear();
-    in_ = HostSharedMemory::import(in_fd, buffers.bytes[0]);
+    fds.clear();  // taken below, whatever happens
+    try {
+        in_ = HostSharedMemory::import(in_fd, buffers.bytes[0]);
+    } catch (...) {
+        ::close(out_fd);
+        throw;
+    }
     out_ = HostSharedMemory::import(out_fd, buffers.bytes[1]);
     in_pinned_ = std::make_unique<HostRegistration>(in_.get(), in_.bytes());
     out_pinned_ = std::make_unique<HostRegistration>(out_.get(), out_.bytes());
@@ -119,6 +124,7 @@ void StripPeerServer::launch() {
     if (!prepared_) throw std::runtime_error("a request out of turn");
     prepared_->run(job_);
     synchronize_gpus(job_.gpus);
+    reset_current_gpu();  // the several-GPU variant may leave another device current; the timing's events are device 0's
 }
 
 void StripPeerServer::after_run() {

@@ -67,15 +67,15 @@ def idle_threads_factor(row):
 def fresh_inputs(spec):
     """Whether the program itself can give each timed repetition a fresh input that the grader
     can check afterwards (--fresh-input-each-rep): an image lab can; an array lab's fresh inputs
-    come only from the grader's timer (peer timing)."""
-    return "elements" not in spec
+    come only from the grader's timer (peer timing), and so do those of a lab timed only so
+    (labs 8 and 9: "peer_only")."""
+    return "elements" not in spec and not spec.get("performance", {}).get("peer_only")
 
 
 def peer_timed(spec):
     """A GPU lab is timed by the grader's own process (--timer-of, common/peer_timer.hpp), which
     makes every repetition's input and checks its result: the program's report of its own time
-    is checked against it. Lab 0 has no GPU work; a lab without timed cases (lab 8 for now) is
-    not timed at all."""
+    is checked against it. Lab 0 has no GPU work; a lab without timed cases is not timed at all."""
     return not spec.get("cpu_only") and bool(spec.get("performance", {}).get("cases"))
 
 

@@ -2,6 +2,8 @@
 // sequential variant, the threshold options and the inputs it refuses. Runs without a GPU: only
 // the CPU variant is selected, so no GPU is opened on any machine.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -239,6 +241,23 @@ TEST(CannyLab, GradedRunsTakeOneStageAndOnlyItsInputs) {
         EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
     }
     std::filesystem::remove_all(folder);
+}
+
+TEST(CannyLab, PeerTimingTimesOneStageAfterTheSmoothing) {
+    int ends[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, ends), 0);
+    const std::string fd = std::to_string(ends[0]);
+    for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--image", "random", "--timer-of", fd}, "times one stage of each pipeline"},
+             {{"--image", "random", "--timed-by", fd, "--stage", "smoothing"}, "after the smoothing"},
+             {{"--image", "random", "--timer-of", fd, "--stage", "nope"}, "is no stage of the pipelines run"},
+         }) {
+        const LabRun r = run_lab8(args);
+        EXPECT_EQ(r.status, kExitBadInput) << why;
+        EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    }
+    close(ends[0]);
+    close(ends[1]);
 }
 
 TEST(CannyLab, FreshInputsAreRefused) {
