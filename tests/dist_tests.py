@@ -8,7 +8,7 @@ import tempfile
 
 from testkit import ROOT, run
 
-FORBIDDEN_FOLDERS = ("solutions/", "grading/", "tests/", ".ci/")
+FORBIDDEN_FOLDERS = ("solutions/", "grading/", "tests/", "measurements/", ".ci/")
 
 
 def release(tmp):

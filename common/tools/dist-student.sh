@@ -2,8 +2,8 @@
 # make dist-student: the student release, dist/convlab-student.tar.gz. Everything a student
 # builds and runs (the harness, the labs' skeletons and drivers, images, handouts), a README
 # written for students (handouts/README-student.md), and nothing an instructor keeps: no
-# solutions/, no grading/ (hidden cases, known-bad submissions), no tests/ (they exercise the
-# solutions), no instructor guide or README (demo, solutions, grading), no CI.
+# solutions/, no grading/ (hidden cases, known-bad submissions), no tests/ or measurements/ (they
+# exercise the solutions), no instructor guide or README (demo, solutions, grading), no CI.
 #   common/tools/dist-student.sh OUT_DIR
 set -euo pipefail
 out=${1:-dist}
@@ -17,7 +17,7 @@ else
     echo "dist-student: not a git checkout: the release is made from the tracked files of one" >&2
     exit 1
 fi
-keep=$(printf '%s\n' "$files" | grep -Ev '^(solutions/|grading/|tests/|\.ci/|\.gitignore$|README\.md$|handouts/instructor-guide\.md$|handouts/README-student\.md$)')
+keep=$(printf '%s\n' "$files" | grep -Ev '^(solutions/|grading/|tests/|measurements/|\.ci/|\.gitignore$|README\.md$|handouts/instructor-guide\.md$|handouts/README-student\.md$)')
 
 # Every lab's manifest names the files a student edits: each must ship (as its skeleton).
 for manifest in labs/lab*/manifest; do

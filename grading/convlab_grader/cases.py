@@ -101,10 +101,10 @@ def student_secret(secret, student):
 
 def timed_cases(spec, secret):
     """The spec's performance cases with their inputs drawn: `args` holds the final arguments
-    (every run of the case, the reference's too, uses the same), with the lab's drawn options. Cases whose spec arguments are
-    the same get the same draw, so they can still share a timed run. Over a lab's cases the
-    borders and channel counts are taken in turn from a random start, so two timed cases never
-    both get the same easy configuration."""
+    (every run of the case, the reference's too, uses the same), the lab's drawn options among
+    them. Cases whose spec arguments are the same get the same draw, so they can still share a
+    timed run. Over a lab's cases the borders and channel counts are taken in turn from a random
+    start, so two timed cases never both get the same easy configuration."""
     drawn, draws = [], {}
     # One start for the whole lab, so that consecutive cases get different borders and channels.
     start = random.Random(mix(secret, "timed"))

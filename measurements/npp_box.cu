@@ -4,7 +4,7 @@
 // before each rep, median of 15; NPP's result checked at a few points against the mean in double
 // (within one 8-bit step, as NPP rounds), so a call that did nothing cannot pass for a fast one.
 // Prints one JSON object.
-//   nvcc -O3 -arch=sm_90 -o /tmp/npp_box tests/device/npp_box.cu -lnppif -lnppc && /tmp/npp_box
+//   nvcc -O3 -arch=sm_90 -o /tmp/npp_box measurements/npp_box.cu -lnppif -lnppc && /tmp/npp_box
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // channel, for each K of lab 6's sweep with the same Gaussian weights. CUDA events, 3 warm-ups, L2
 // evicted before each rep, median of 15; NPP's result checked at a few points against a sum in
 // double, so a call that did nothing cannot pass for a fast one. Prints one JSON object.
-//   nvcc -O3 -arch=sm_90 -o /tmp/npp_separable tests/device/npp_separable.cu -lnppif -lnppc && /tmp/npp_separable
+//   nvcc -O3 -arch=sm_90 -o /tmp/npp_separable measurements/npp_separable.cu -lnppif -lnppc && /tmp/npp_separable
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

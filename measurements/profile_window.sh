@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Why the window kernel runs as fast as it does: Nsight Compute's summary sections for one launch
 # at k = 3 (memory-bound) and k = 15 (arithmetic-bound), and the instruction mix of its SASS.
-#   tests/device/profile_window.sh OUT_DIR
+#   measurements/profile_window.sh OUT_DIR
 set -uo pipefail
 out=${1:?usage: $0 OUT_DIR}
 bin=build/bin/lab4-solution

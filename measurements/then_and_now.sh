@@ -2,7 +2,7 @@
 # The sources' experiments re-run on the GPU for the handouts' "Then and now" sections (issue 19):
 # every lab's presets at the sources' own sizes, one JSON report each, then one archive of them
 # (OUT_DIR.tar.gz: the device tool brings back only a few files a call).
-#   tests/device/then_and_now.sh OUT_DIR [PART]        (after make all)
+#   measurements/then_and_now.sh OUT_DIR [PART]        (after make all)
 # PART a, b, c, d or e runs a part (a device call has 10 minutes); none runs everything. Parts d (labs
 # 7 and 8) and e (lab 9, 6 to 8 GiB of host memory each) have not been run yet; lab 5's report is its plain default run (the folder's README). Measured on
 # an H100 (16 cores): lab 0's preset 104 s, lab 1 at 11200 79 s, lab 1 at 22400 over 200 s (its

@@ -1,4 +1,4 @@
-// What the NPP peers under tests/device/ (npp_box.cu, npp_separable.cu) share: error checks that
+// What the NPP peers under measurements/ (npp_box.cu, npp_separable.cu) share: error checks that
 // exit with the failing call named, the timing of their reps (output poisoned and L2 evicted
 // before each, CUDA events around the call), the stream context NPP's _Ctx functions take (the
 // default stream of the current device) and the JSON line of a case.

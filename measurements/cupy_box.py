@@ -2,7 +2,7 @@
 an 8192x8192 uint8 image into float32 (the kit's 8-bit in, float out), mode "nearest" (the kit's
 clamp), K = 3 ... 31. CUDA events, 3 warm-ups (the first compiles CuPy's kernel), L2 evicted
 before each rep, median of 15; the result checked at a few points against the mean in double.
-Prints one JSON object.   python3 tests/device/cupy_box.py"""
+Prints one JSON object.   python3 measurements/cupy_box.py"""
 import json
 import sys
 

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Lab 7's performance bars (issue 16), on the GPU, in one run: the solution's box filters and
 # texture kernel beside lab 3's tiled kernel at 8192x8192, 8-bit in, float out, one channel,
-# clamped border, box K = 3 ... 31; NPP's nppiFilterBoxBorder (tests/device/npp_box.cu) and CuPy's
-# uniform_filter (tests/device/cupy_box.py) on the same image size and border. Prints each bar
+# clamped border, box K = 3 ... 31; NPP's nppiFilterBoxBorder (measurements/npp_box.cu) and CuPy's
+# uniform_filter (measurements/cupy_box.py) on the same image size and border. Prints each bar
 # with its figures and PASS or MISS; exits 1 if a bar is missed.
-#   tests/device/lab7_vs_peers.sh OUT_DIR        (after make all)
+#   measurements/lab7_vs_peers.sh OUT_DIR        (after make all)
 set -euo pipefail
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
 masks=box:3,box:5,box:7,box:9,box:15,box:21,box:31
 build/bin/lab7-solution --image random --size 8192 --channels 1 --border clamp --mask "$masks" \
     --variant lab3-tiled,lab6-fused,running-sum,summed-area,texture --cpu-reps 1 --format json > "$out/lab7-8192.json"
-nvcc -O3 -arch=sm_90 -o "$out/npp_box" tests/device/npp_box.cu -lnppif -lnppc
+nvcc -O3 -arch=sm_90 -o "$out/npp_box" measurements/npp_box.cu -lnppif -lnppc
 "$out/npp_box" > "$out/npp-8192.json"
-python3 tests/device/cupy_box.py > "$out/cupy-8192.json"
+python3 measurements/cupy_box.py > "$out/cupy-8192.json"
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]

@@ -5,7 +5,7 @@ time, lab 8's pipelines (kernels only and end to end, from the same run), the ra
 agreement of each pipeline's edge map with OpenCV's as Pco, Pnd, Pfa (for information: OpenCV
 blurs to 8 bits and rounds otherwise, so the maps differ by rule, not by mistake).
 After make all build/bin/imagegen, on the GPU machine:
-    python3 tests/device/lab8_vs_opencv.py OUT_DIR [SIDE]        (SIDE 8192 by default)"""
+    python3 measurements/lab8_vs_opencv.py OUT_DIR [SIDE]        (SIDE 8192 by default)"""
 import json
 import os
 import statistics
@@ -16,7 +16,7 @@ import time
 import cv2
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOW, HIGH = 40.0, 80.0  # Sobel magnitudes (gx, gy of the 3x3 Sobel; the L2 norm), the same for both
 REPS = 7
 

@@ -2,16 +2,16 @@
 # Lab 6's performance bar (issue 15), on the GPU, in one run: the solution's two-pass and fused
 # kernels and lab 3's tiled kernel at 8192x8192, 8-bit in, float out, one channel, clamped border,
 # K = 3 ... 63, as ratios to the copy bandwidth and FP32 peak measured in that run; NPP's separable
-# filter (tests/device/npp_separable.cu) on the same side and weights; the CPU bar (OpenMP
+# filter (measurements/npp_separable.cu) on the same side and weights; the CPU bar (OpenMP
 # separable against the K x K sum on one core, K = 31, the default image).
-#   tests/device/lab6_vs_npp.sh OUT_DIR        (after make all)
+#   measurements/lab6_vs_npp.sh OUT_DIR        (after make all)
 set -euo pipefail
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
 masks=gauss:3:1,gauss:5:1.5,gauss:7:2,gauss:9:2.5,gauss:15:4,gauss:31:8,gauss:63:16
 build/bin/lab6-solution --size 8192 --channels 1 --border clamp --mask "$masks" --variant lab3-tiled,two-pass,fused \
     --cpu-reps 1 --format json > "$out/lab6-8192.json"
-nvcc -O3 -arch=sm_90 -o "$out/npp_separable" tests/device/npp_separable.cu -lnppif -lnppc
+nvcc -O3 -arch=sm_90 -o "$out/npp_separable" measurements/npp_separable.cu -lnppif -lnppc
 "$out/npp_separable" > "$out/npp-8192.json"
 build/bin/lab6-solution --mask gauss:31:8 --cpu-reps 1 --variant sequential-direct --format json > "$out/lab6-cpu.json"
 python3 - "$out" <<'PY'

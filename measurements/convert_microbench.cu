@@ -1,7 +1,7 @@
 // Which store and load shape lets 8-bit -> float conversion (the labs' byte model with a 1x1 mask)
 // reach the copy bandwidth? Four conversion kernels over 8192x8192 values, CUDA events, L2 evicted
 // by a read pass before each rep, median of 15, against a cudaMemcpy device-to-device copy.
-//   nvcc -O3 -arch=sm_90 -o /tmp/convert tests/device/convert_microbench.cu && /tmp/convert
+//   nvcc -O3 -arch=sm_90 -o /tmp/convert measurements/convert_microbench.cu && /tmp/convert
 #include <cuda_runtime.h>
 
 #include <algorithm>

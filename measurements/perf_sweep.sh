@@ -2,7 +2,7 @@
 # The performance figures of issue 3 (DESIGN section 8), on the GPU: 8192x8192, 8-bit in, float
 # out, one channel, every lab 4 variant and lab 3's kernel at K = 3, 5, 7, 15, 31, in one run, so
 # that every ratio is against the copy bandwidth and FP32 peak measured in that same run.
-#   tests/device/perf_sweep.sh OUT_DIR
+#   measurements/perf_sweep.sh OUT_DIR
 set -euo pipefail
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
