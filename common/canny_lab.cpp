@@ -449,15 +449,7 @@ class CannyRun {
         VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
         try {
             const CannyStages inputs = read_stage_inputs(s);
-            // The preparation serves the smoothing alone (lab 6's factors): one not written yet
-            // leaves that stage to fail its check, and the others to run, as in a student's run.
-            if (p.prepare) {
-                try {
-                    session_->run([&] { p.prepare(mask_); });
-                } catch (const NotImplemented&) {
-                } catch (const Unsupported&) {
-                }
-            }
+            prepare_for_one_stage(*session_, p, mask_);
             device_->upload(s.reads, inputs);
             device_->poison(kAllCannyBuffers & ~s.reads);  // nothing of an earlier stage or pipeline to lean on
             const int launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
@@ -794,7 +786,7 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
 int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
     return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
         const LabSpec lab = command_line_spec(spec);
-        const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA", true);
+        const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
         if (options.help) {
             std::cout << options.help_text;
             return int(kExitPass);

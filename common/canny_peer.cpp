@@ -24,6 +24,15 @@ const CannyStage* find_canny_stage(const std::vector<CannyPipeline>& pipelines, 
     return nullptr;
 }
 
+void prepare_for_one_stage(GpuSession& session, const CannyPipeline& pipeline, const Mask& mask) {
+    if (!pipeline.prepare) return;
+    try {
+        session.run([&] { pipeline.prepare(mask); });
+    } catch (const NotImplemented&) {
+    } catch (const Unsupported&) {
+    }
+}
+
 CannyPeerTarget::CannyPeerTarget(GpuSession& session, const std::vector<CannyPipeline>& pipelines, int width, int height,
                                  const Mask& mask, Border border, CannyThresholds thresholds)
     : session_(session), pipelines_(pipelines), width_(width), height_(height), mask_(mask), border_(border), thresholds_(thresholds) {}
@@ -144,14 +153,7 @@ void CannyPeerServer::prepare(const std::string& name) {
     const CannyPipeline* pipeline = nullptr;
     stage_ = find_canny_stage(pipelines_, name, &pipeline);
     if (!stage_) throw std::runtime_error("no stage '" + name + "' of a GPU pipeline");
-    // The preparation serves the smoothing alone (lab 6's factors): a graded run lets it fail.
-    if (pipeline->prepare) {
-        try {
-            session_.run([&] { pipeline->prepare(mask_); });
-        } catch (const NotImplemented&) {
-        } catch (const Unsupported&) {
-        }
-    }
+    prepare_for_one_stage(session_, *pipeline, mask_);
 }
 
 void CannyPeerServer::launch() {

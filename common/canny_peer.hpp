@@ -28,6 +28,11 @@ namespace convlab {
 const CannyStage* find_canny_stage(const std::vector<CannyPipeline>& pipelines, const std::string& name,
                                    const CannyPipeline** pipeline = nullptr);
 
+// The pipeline's preparation before one of its stages runs alone (a graded run, a timed one). It
+// serves the smoothing alone (lab 6's factors): one not written yet leaves that stage to fail, and
+// the others to run, as in a student's own run.
+void prepare_for_one_stage(GpuSession& session, const CannyPipeline& pipeline, const Mask& mask);
+
 class CannyPeerTarget : public PeerTarget {
   public:
     // After session.load_image and load_mask for a grey image of the run's size.

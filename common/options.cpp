@@ -230,13 +230,10 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     return options;
 }
 
-Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted,
-                               bool peer_timing) {
+Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted) {
     Options options = parse_options(argc, argv, spec);
     if (options.help) return options;
     const std::string lab = "lab " + std::to_string(spec.number);
-    if (!peer_timing && (options.timer_of >= 0 || options.timed_by >= 0))
-        throw InputError(lab + " has no peer timing yet; accepted: a run without --timer-of and --timed-by");
     if (options.fresh_input)
         throw InputError(lab + " has no fresh inputs for each repetition; accepted: a run without --fresh-input-each-rep");
     if (options.masks.size() != 1)

@@ -36,10 +36,9 @@ struct Options : RunOptions {
 Options parse_options(int argc, char** argv, const LabSpec& spec);
 
 // The same for a lab that runs one mask (labs 8 and 9): a sweep of masks and fresh inputs
-// refused too, and peer timing unless the lab has it. "lab 8 smooths with one mask, not a sweep
-// of 2; accepted: --mask gauss:K:SIGMA": `verb` is "smooths with", `accepted` the last part.
-Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted,
-                               bool peer_timing);
+// refused too (their peer timers make each repetition's input). "lab 8 smooths with one mask, not
+// a sweep of 2; accepted: --mask gauss:K:SIGMA": `verb` is "smooths with", `accepted` the last part.
+Options parse_one_mask_options(int argc, char** argv, const LabSpec& spec, const std::string& verb, const std::string& accepted);
 // "WxH" or "N" (N x N), each side 1..kMaxImageSide. Throws InputError naming `what`.
 void parse_size(const std::string& text, const std::string& what, int* width, int* height);
 

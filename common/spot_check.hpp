@@ -68,7 +68,6 @@ class SpotRecord {
     void add(uint64_t seed, const std::vector<size_t>& positions, const float* values);
     // Raw bytes beside the result (spot_record_path): a SpotValue each, as laid out in memory.
     void write(const std::string& path) const;
-    const std::vector<SpotValue>& values() const { return values_; }
 
   private:
     std::vector<SpotValue> values_;

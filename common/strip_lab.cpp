@@ -10,13 +10,11 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
 
 #include "common/activity_trace.hpp"
-#include "common/banded_check.hpp"
 #include "common/check.hpp"
 #include "common/cpu_work.hpp"
 #include "common/device_memory_cap.hpp"
@@ -46,8 +44,6 @@ const char* host_memory_name(HostMemory memory) { return memory == HostMemory::P
 
 namespace {
 
-// The check computes the reference this many values at a time: 64 MiB of floats, whatever the image.
-constexpr size_t kBandValues = size_t(16) << 20;
 constexpr double kMiB = 1024.0 * 1024.0;
 
 // A row's result name, for --raw-out and --compare: "serial pinned".
@@ -194,17 +190,10 @@ class StripRun {
         report_.results.push_back(r);
     }
 
-    void poison_output() {
-        const size_t n = image_.elements();
-        float* out = output_.get();
-#pragma omp parallel for schedule(static)
-        for (long long i = 0; i < (long long)n; ++i) out[i] = std::numeric_limits<float>::quiet_NaN();
-    }
-
     // One run: the output poisoned, the variant on the job, every GPU waited for; the wall time
     // and what the driver recorded.
     RunFigures run_once(const StripVariant& v, const StripJob& job, ActivityTrace& trace) {
-        poison_output();
+        poison_strip_result(output_.get(), image_.elements());
         trace.collect();  // nothing from before the run
         const auto start = std::chrono::steady_clock::now();
         v.run(job);
@@ -216,10 +205,7 @@ class StripRun {
         return f;
     }
 
-    CheckResult check_output() const {
-        return check_against_reference_by_bands(image_, mask_, options_.border, false, output_.get(), tolerance_for(mask_),
-                                                TileShape{32, 32}, kBandValues);
-    }
+    CheckResult check_output() const { return check_strip_result(image_, mask_, options_.border, output_.get()); }
 
     void record_check(VariantResult& r, const CheckResult& c, const std::string& when = "") {
         r.check = c;
@@ -470,7 +456,7 @@ class StripRun {
 void require_host_room(const Options& options, int channels) {
     if (options.image != "synthetic" && options.image != "random") return;  // a file's size is known once it is read
     const size_t values = size_t(options.width) * options.height * channels;
-    const size_t need = values * (1 + sizeof(float)) + 2 * kBandValues * sizeof(float);
+    const size_t need = values * (1 + sizeof(float)) + 2 * kStripCheckBandValues * sizeof(float);
     const size_t have = available_host_bytes();
     if (need > have)
         throw InputError("a " + std::to_string(options.width) + "x" + std::to_string(options.height) + " image with " +
@@ -483,7 +469,7 @@ void require_host_room(const Options& options, int channels) {
 int run_strip_lab(int argc, char** argv, const StripLabSpec& spec) {
     return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size", [&] {
         const LabSpec lab = command_line_spec(spec);
-        const Options options = parse_one_mask_options(argc, argv, lab, "convolves with", "one --mask", true);
+        const Options options = parse_one_mask_options(argc, argv, lab, "convolves with", "one --mask");
         if (options.help) {
             std::cout << options.help_text;
             return int(kExitPass);

@@ -14,6 +14,7 @@
 #include "common/activity_trace.hpp"
 #include "common/device_memory_cap.hpp"
 #include "common/host_shared_memory.hpp"
+#include "common/image.hpp"
 #include "common/mask.hpp"
 #include "common/peer_timer.hpp"
 #include "common/peer_worker.hpp"
@@ -46,7 +47,8 @@ class StripPeerTarget : public PeerTarget {
     const Mask& mask_;
     Border border_;
     HostSharedMemory in_, out_;
-    std::vector<uint8_t> staged_;  // the next repetition's input, out of the program's reach
+    Image staged_;  // the next repetition's input (make_random_image of staged_seed_), out of the program's reach
+    uint64_t staged_seed_ = 0;
 };
 
 class StripPeerServer : public PeerServer {

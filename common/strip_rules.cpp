@@ -2,6 +2,9 @@
 #include "common/strip_rules.hpp"
 
 #include <algorithm>
+#include <limits>
+
+#include "common/banded_check.hpp"
 
 #include "common/strip_host.hpp"
 #include "common/text_table.hpp"
@@ -54,6 +57,16 @@ std::string broken_strip_rule(const StripJob& job, const StripRunRecords& run, c
                    " after it returned";
     }
     return "";
+}
+
+void poison_strip_result(float* result, size_t values) {
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < (long long)values; ++i) result[i] = std::numeric_limits<float>::quiet_NaN();
+}
+
+CheckResult check_strip_result(const Image& input, const Mask& mask, Border border, const float* result) {
+    return check_against_reference_by_bands(input, mask, border, false, result, tolerance_for(mask), TileShape{32, 32},
+                                            kStripCheckBandValues);
 }
 
 }  // namespace convlab

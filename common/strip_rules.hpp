@@ -1,15 +1,18 @@
 // convlab harness — do not edit in a lab.
 // Lab 9's rules on one run of a strip variant, judged from the driver's records
 // (activity_trace.hpp): kernels launched, every byte of the image copied in and every value of
-// the result copied out, never more device memory held than the budget, none left held. The lab's
-// own runs (strip_lab.cpp) and the runs the grader's timer times (strip_peer.hpp) are held to them
-// alike.
+// the result copied out, never more device memory held than the budget, none left held; and the
+// run's result, poisoned before it and checked after it. The lab's own runs (strip_lab.cpp) and
+// the runs the grader's timer times (strip_peer.hpp) are held to them alike.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "common/activity_trace.hpp"
+#include "common/check.hpp"
 #include "common/device_memory_cap.hpp"
+#include "common/image.hpp"
+#include "common/mask.hpp"
 #include "common/strips.hpp"
 
 namespace convlab {
@@ -28,5 +31,14 @@ StripRunRecords take_strip_run_records(ActivityTrace& trace);
 // at all do not fail the run (an ungraded run, or the grader's sanitizer run, which holds CUPTI).
 std::string broken_strip_rule(const StripJob& job, const StripRunRecords& run, const ActivityTrace& trace, const DeviceMemoryCap* cap,
                               bool unknown_passes);
+
+// The check computes the reference this many values at a time: 64 MiB of floats, whatever the image.
+constexpr size_t kStripCheckBandValues = size_t(16) << 20;
+
+// NaN in every float of a result, on every core, before a run.
+void poison_strip_result(float* result, size_t values);
+
+// A whole result against the OpenMP reference of `input`, a band of rows at a time (banded_check.hpp).
+CheckResult check_strip_result(const Image& input, const Mask& mask, Border border, const float* result);
 
 }  // namespace convlab

@@ -177,7 +177,7 @@ def sanitizer_runs(spec, secret):
 
 def sanitizer_shape(kind, pixels, rng):
     """A drawn "WxH" of at most `pixels` pixels: wide (1 to 12 rows), tall (1 to 12 columns, so
-    hundreds of rows at least) or a block (17 to 300 a side)."""
+    hundreds of rows at least) or a block (17 to 300 wide, 17 to pixels // width tall)."""
     if kind == "block":
         w = rng.randint(17, 300)
         return f"{w}x{rng.randint(17, max(17, pixels // w))}"

@@ -48,10 +48,11 @@ def run_cases(session, sub):
 def refusal_weighted(passed, total, refused):
     """Cases passed, the `refused` ones weighted by the share of the other cases passed."""
     computed = total - refused
-    if not refused or not computed:
-        return passed if computed else 0
-    share = passed / computed
-    return passed if share == 0 else (total if passed == computed else round(passed + refused * share, 2))
+    if not computed:
+        return 0
+    if passed == computed:
+        return total
+    return passed if not refused or not passed else round(passed + refused * passed / computed, 2)
 
 
 def run_case(session, sub, index):
@@ -68,8 +69,8 @@ def case_args(session, case):
 def graded_run(session, sub, case, name, variants, limit, tool=None):
     """The submission's graded binary on one case (under compute-sanitizer's `tool` if given),
     its raw results checked by the trusted side. Returns (outcome, verdicts by raw name); in a lab
-    graded stage by stage, the outcome that tells most (a time-out, a crash, else the first) of one
-    run a graded stage, with the reports of them all."""
+    graded stage by stage, of one run a graded stage, the outcome that tells most
+    (sandbox.Outcome.combined), with the reports of them all."""
     args = case_args(session, case)
     wrap = ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5"] if tool else []
     extra = ["--sanitized"] if tool else []
@@ -85,7 +86,7 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
         for v in session.spec["variants"]:
             if v["name"] not in variants:
                 continue
-            stage = stage_of(session.spec, v)
+            stage = spec.stage_of(session.spec, v)
             label = cases.raw_file_stem(v["raw"])  # the folder --write-stage-inputs made for it
             # The stage's inputs are copied in the grader's own folder, then moved whole into the
             # submission's under a name no run can foresee, readable and not the submission's:
@@ -132,7 +133,7 @@ def tally_case(session, sub, tally, index, ran, verdicts):
         verdict = verdicts.get(v["raw"])
         if verdict is None:
             verdict = {"status": "pass" if refused else "no result", "message": "refused, as it must be" if refused
-                       else why_no_result(ran, own, v["name"], stage_of(session.spec, v))}
+                       else why_no_result(ran, own, v["name"], spec.stage_of(session.spec, v))}
         elif must_refuse and not refused:
             verdict = {"status": "fail", "message": f"computed mask {case['mask']}, which it must refuse"}
         row["variants"][v["label"]] = verdict
@@ -145,11 +146,6 @@ def tally_case(session, sub, tally, index, ran, verdicts):
         elif t["first_failure"] is None:
             t["first_failure"] = f"case {index} ({cases.describe(case)}): {verdict['status']}: {verdict['message']}"
     sub.result["cases"].append(row)
-
-
-def stage_of(spec, variant):
-    """A graded variant's stage in a lab graded stage by stage ("staged gradients": gradients), else None."""
-    return variant["raw"][len(variant["name"]) + 1:] if spec.get("stages") else None
 
 
 def why_no_result(ran, own, variant, stage=None):

@@ -67,9 +67,9 @@ def idle_threads_factor(row):
 def fresh_inputs(spec):
     """Whether the program itself can give each timed repetition a fresh input that the grader
     can check afterwards (--fresh-input-each-rep): an image lab can; an array lab's fresh inputs
-    come only from the grader's timer (peer timing), and so do those of a lab timed only so
-    (labs 8 and 9: "peer_only")."""
-    return "elements" not in spec and not spec.get("performance", {}).get("peer_only")
+    come only from the grader's timer (peer timing). (Labs 8 and 9 never ask: they are timed
+    only so, "peer_only", and measure() gives them nothing where peer timing does not work.)"""
+    return "elements" not in spec
 
 
 def peer_timed(spec):

@@ -171,7 +171,8 @@ class Outcome:
     def combined(cls, outcomes):
         """Several runs of one case (lab 8's, a stage each) as one: the status of the run that
         tells most (a time-out, a crash, a sanitizer's finding, another failure, else the first),
-        every run's report's results in one report, and every run's error output."""
+        every run's report's results in one report, and every run's error output with the lines
+        compute-sanitizer wrote among the report ("========= ..."), which the merged report drops."""
         if not outcomes:
             return cls.not_run("no stage was run")
         rank = lambda o: (not o.timed_out, not o.crashed, o.status != 99, o.status == 0)  # noqa: E731
@@ -181,7 +182,8 @@ class Outcome:
             doc = parse_json(o.stdout)
             results += doc.get("results", []) if isinstance(doc, dict) else []
         cpu = [o.cpu_ms for o in outcomes]
-        return cls(telling.status, json.dumps({"results": results}), "".join(o.stderr for o in outcomes)[-OUTPUT_LIMIT:],
+        tool = lambda text: "".join(line for line in text.splitlines(True) if line.startswith("========="))  # noqa: E731
+        return cls(telling.status, json.dumps({"results": results}), "".join(tool(o.stdout) + o.stderr for o in outcomes)[-OUTPUT_LIMIT:],
                    sum(o.seconds for o in outcomes), telling.timed_out, telling.reason,
                    sum(cpu) if all(c is not None for c in cpu) else None)
 

@@ -121,6 +121,11 @@ def load(lab):
     return spec
 
 
+def stage_of(spec, variant):
+    """A graded variant's stage in a lab graded stage by stage ("staged gradients": gradients), else None."""
+    return variant["raw"][len(variant["name"]) + 1:] if spec.get("stages") else None
+
+
 def timed_labels(spec, case):
     """The labels of the graded variants a timed case times, and the names it times that no graded
     variant checks. A timed variant is named as its program names it: the graded result's raw name;
@@ -130,7 +135,7 @@ def timed_labels(spec, case):
     args = case.get("args", [])
     stage = args[args.index("--stage") + 1] if "--stage" in args[:-1] else None
     def times(v, name):
-        return (v["raw"] == f"{name} {stage}") if spec.get("stages") else name in (v["raw"], v["name"])
+        return (v["name"] == name and stage_of(spec, v) == stage) if spec.get("stages") else name in (v["raw"], v["name"])
     labels = [v["label"] for v in spec["variants"] if any(times(v, name) for name in case["variants"])]
     ungraded = [name for name in case["variants"] if not any(times(v, name) for v in spec["variants"])]
     return labels, ungraded
