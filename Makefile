@@ -260,7 +260,8 @@ grade:
 	grading/grade --lab $(LAB) $(SUBMISSIONS) $(ARGS)
 
 # The grader's GPU self-test: each GPU lab's solution, skeleton and known-bad batch, in one
-# command (4 to over 10 minutes a lab on an H100); LAB=n grades one lab's batch, PART=i/n a slice,
+# command (4 to over 10 minutes a lab on an H100); LAB=n grades one lab's batch, PART=i/n (n > 1)
+# the i-th slice of its known-bad set and PART=0/n the solution and the skeleton alone,
 # ONLY=name,name those known-bad submissions alone (with the solution and the skeleton).
 test-grader-gpu: | deps-build
 	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)) $(if $(ONLY),--only $(ONLY)),$(NO_TESTS))

@@ -771,12 +771,14 @@ def known_bad_sets_apply():
 def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
     """Grades the lab's solution, skeleton and every known-bad submission: in one grade command, or
     in two where the lab has sanitizer runs (those that expect no tool's verdict without it). part
-    (i, n) grades the i-th of n slices instead (the solution and the skeleton with the first), so
-    that a batch can be checked in pieces where a GPU is lent for minutes at a time; `only` (names)
-    grades those known-bad submissions alone, with the solution and the skeleton."""
+    (i, n) with n > 1 grades a piece instead, so that a batch can be checked where a GPU is lent for
+    minutes at a time: i = 0 the solution and the skeleton alone (in labs 8 and 9 they take minutes
+    each), i = 1 to n the i-th of n slices of the known-bad set. `only` (names) grades those
+    known-bad submissions alone, with the solution and the skeleton."""
     spec = specs.load(lab)
     index, count = part
-    bad = known_bad.load(lab)[index - 1::count]
+    with_reference = count == 1 or index == 0
+    bad = known_bad.load(lab)[index - 1::count] if index else []
     if only:
         unknown = sorted(set(only) - {e["name"] for e in known_bad.load(lab)})
         assert not unknown, f"lab {lab} has no known-bad submission {unknown}"
@@ -799,20 +801,20 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
     with tempfile.TemporaryDirectory() as tmp:
         started = time.time()
         for group, entries, args in (("tools", with_tools, list(extra_args)), ("plain", without, [*extra_args, "--no-sanitizer"])):
-            batch = os.path.join(tmp, group)
+            batch = os.path.join(tmp, group)  # the submissions alone: whatever else lies here is graded as one
             for entry in entries:
                 known_bad.materialize(lab, entry, os.path.join(batch, entry["name"]))
-            for flavour in ("solutions", "labs") if index == 1 and group == "tools" else ():
+            for flavour in ("solutions", "labs") if with_reference and group == "tools" else ():
                 dest = os.path.join(batch, "reference-solution" if flavour == "solutions" else "untouched-skeleton")
                 os.makedirs(dest)
                 for path in spec["student_files"]:
                     shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
             if os.path.isdir(batch):
-                results.update(grade_folder(lab, batch, os.path.join(tmp, group), args))
+                results.update(grade_folder(lab, batch, os.path.join(tmp, group + "-grading"), args))
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({len(without)} without the "
               "sanitizer, whose verdicts do not read it)", flush=True)
     problems = []
-    if index == 1:
+    if with_reference:
         solution = results["reference-solution"]
         if solution["score"] != solution["max_score"] and not too_noisy_to_time(solution, spec):
             problems.append(f"the reference solution got {solution['score']} of {solution['max_score']}: {solution['scores']}")
@@ -903,6 +905,13 @@ def known_bad_verdicts_can_fail():
         return dict(result(20, []), scores={"correctness": 40}, variants={"running sum": {"passed": passed, "total": 24}})
     assert known_bad.verdict_problems(capped, graded(3.7)) == [], "next to nothing, as described"
     assert any("more than the 20%" in p for p in known_bad.verdict_problems(capped, graded(13))), "refused cases paid in full"
+    slow = {"name": "slow-and-forges-time", "expect": {"correctness": "full", "time_ratio_at_least": 1.5,
+                                                       "time_ratio_variants": ["blocks/B yours"]}}
+    honest = dict(honest_case, variants=["memory/B read-swapped"])
+    def timed(ms):
+        return result(20, [honest, dict(honest_case, variants=["blocks/B yours"], submission_ms=ms)])
+    assert known_bad.verdict_problems(slow, timed(0.5)) == [], "the honest variants' cases are not held to the slow one's ratio"
+    assert any("faster than it can be" in p for p in known_bad.verdict_problems(slow, timed(0.1))), "the cheating variant is"
 
 
 def results_of(path):
@@ -955,8 +964,12 @@ def batches_need_a_gpu(labs=None):
 
 
 def register_gpu(results, labs=None, part=(1, 1), only=None):
-    where = f" (part {part[0]} of {part[1]})" if part[1] > 1 else ""
     which = f" ({', '.join(only)})" if only else ""
+    if part[1] == 1:
+        what = f"solution full marks, skeleton none, every known-bad{which} as described"
+    elif part[0] == 0:
+        what = "solution full marks, skeleton none (part 0)"
+    else:
+        what = f"known-bad{which} of slice {part[0]} of {part[1]} as described"
     for lab in labs or gpu_labs():
-        results.run(f"grader GPU: lab {lab} batch{where}: solution full marks, skeleton none, every known-bad{which} as described",
-                    grade_batch, lab, part, (), only)
+        results.run(f"grader GPU: lab {lab} batch: {what}", grade_batch, lab, part, (), only)

@@ -65,16 +65,17 @@ def main():
     parser.add_argument("--grader-gpu", action="store_true", help="the grader's GPU self-test alone (make test-grader-gpu)")
     parser.add_argument("--lab", type=int, action="append",
                         help="with --grader-gpu: this lab's batch only; with --gpu-only: this lab's GPU tests only (repeatable)")
-    parser.add_argument("--part", default="1/1", help="with --grader-gpu: I/N grades the I-th of N slices of each batch")
+    parser.add_argument("--part", default="1/1", help="with --grader-gpu: I/N grades the I-th of N slices of each batch's known-bad "
+                                                         "set, 0/N the solution and the skeleton alone")
     parser.add_argument("--only", help="with --grader-gpu: these known-bad submissions alone (comma-separated names), with the "
                                        "solution and the skeleton")
     args = parser.parse_args()
     results = Results()
     try:
         part = tuple(int(x) for x in args.part.split("/"))
-        assert len(part) == 2 and 1 <= part[0] <= part[1]
+        assert len(part) == 2 and 0 <= part[0] <= part[1] and (part[0] or part[1] > 1)
     except (ValueError, AssertionError):
-        parser.error(f"--part {args.part}: expected I/N with 1 <= I <= N")
+        parser.error(f"--part {args.part}: expected I/N with 0 <= I <= N (0: the solution and the skeleton alone, N > 1)")
     if args.grader_gpu:
         if grader_tests.batches_need_a_gpu(args.lab) and not gpu_available():
             results.record("grader GPU self-test", "fail", "no usable CUDA device")

@@ -97,8 +97,9 @@ def main(argv=None):
         log(f"grading {sub.name}")
         started = time.monotonic()
         results.append(session.grade(sub))
+        phases = ", ".join(f"{phase} {seconds:.0f} s" for phase, seconds in results[-1]["seconds"].items() if phase != "build")
         log(f"  {sub.name}: {results[-1]['score']:g} / {results[-1]['max_score']:g} "
-            f"(graded in {time.monotonic() - started:.0f} s after its build)")
+            f"(graded in {time.monotonic() - started:.0f} s after its build{': ' + phases if phases else ''})")
     for r in results:
         r["session_notes"] = session.notes
     if args.reports:

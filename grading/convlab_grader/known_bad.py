@@ -5,7 +5,8 @@ changes. grading/known-bad/labN.json lists them with what the grader must conclu
   build: "ok" | "fails";  safety: {tool: "clean" | "dirty"};  runs: "timeouts" | "crashes" (in some case);
   report_excludes: a text that must not appear anywhere in its result (what a cheat tried to smuggle out);
   time_ratio_at_least: in every timed case it was timed in, its median time over the reference's is at
-  least this (a timing trick must not make it look faster than it is);
+  least this (a timing trick must not make it look faster than it is); with time_ratio_variants
+  (labels), only in the cases that time one of those variants (where one variant of several cheats);
   performance_problem: a text that some timed case's problem holds (the grader refused that case's
   time for this reason, e.g. "forged time");
   variants_at_most: {label: share}: the variant so labelled passed at most this share of its hidden
@@ -100,7 +101,9 @@ def verdict_problems(entry, result):
         elif got["clean"] != (state == "clean"):
             problems.append(f"{tool}: {'clean' if got['clean'] else 'dirty'}, expected {state}")
     least = expect.get("time_ratio_at_least")
-    timed = [c for c in (result.get("performance") or {}).get("cases", []) if c.get("submission_ms") and c.get("reference_ms")]
+    only = set(expect.get("time_ratio_variants", []))
+    timed = [c for c in (result.get("performance") or {}).get("cases", []) if c.get("submission_ms") and c.get("reference_ms")
+             and (not only or only & set(c.get("variants", [])))]
     if least is not None and not timed:
         problems.append("it was never timed, so its time could not be compared")
     for c in timed if least is not None else []:
