@@ -51,7 +51,7 @@ endif
 
 # ---- CUPTI ----------------------------------------------------------------------------------
 # CUPTI ships with the CUDA toolkit. The harness uses it to count the kernels a GPU variant or an
-# end-to-end function launches (common/launch_counter.cu); without it the kit still builds and
+# end-to-end function launches (common/device/launch_counter.cu); without it the kit still builds and
 # says it cannot count. CUDA_HOME and CUPTI_LIB_DIR / CUPTI_INCLUDE override what is found.
 CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null))))
 CUPTI_LIB_DIR ?= $(firstword $(foreach d,extras/CUPTI/lib64 lib64 lib targets/x86_64-linux/lib targets/sbsa-linux/lib,$(if $(wildcard $(CUDA_HOME)/$(d)/libcupti.so),$(CUDA_HOME)/$(d))))
@@ -88,16 +88,19 @@ objects = $(patsubst %,build/obj/%.o,$(basename $(1)))
 # ---- the harness library --------------------------------------------------------------------
 # The objects that compute a CPU reference (and the check that computes one band by band). The
 # grader's build of a submission, build/bin/labN-graded, links none of them: each function they
-# define is an alias of the stub there instead (common/withheld_reference.cpp, included by the
+# define is an alias of the stub there instead (common/grading/withheld_reference.cpp, included by the
 # generated WITHHELD_ALIASES), and the link is checked for it, so the student's process never
 # holds an answer (handouts/instructor-guide.md, "What the grader protects against").
-WITHHELD_SRC := common/reference.cpp common/canny.cpp common/box_filter.cpp common/banded_check.cpp
+WITHHELD_SRC := common/core/reference.cpp common/families/pipelines/canny.cpp common/families/filters/box_filter.cpp \
+                common/families/strips/banded_check.cpp
 WITHHELD_ALIASES := build/gen/withheld_reference_aliases.cpp
-COMMON_SRC := $(filter-out common/withheld_reference.cpp,$(wildcard common/*.cpp common/*.cu))
+# common/'s folders (common/README.md); tools/ and bench/ build programs of their own.
+COMMON_SRC := $(filter-out common/grading/withheld_reference.cpp common/tools/% common/bench/%,\
+                $(wildcard common/*/*.cpp common/*/*.cu common/families/*/*.cpp common/families/*/*.cu))
 COMMON_LIB := build/libconvlab.a
 GRADED_LIB := build/libconvlab-graded.a
 # The array labs' runner (lab 5) is timed through Google Benchmark.
-build/obj/common/array_bench.o: | deps-bench
+build/obj/common/families/arrays/array_bench.o: | deps-bench
 
 $(COMMON_LIB): $(call objects,$(COMMON_SRC))
 	@rm -f $@
@@ -111,7 +114,7 @@ $(WITHHELD_ALIASES): $(call objects,$(WITHHELD_SRC)) common/tools/withhold-refer
 	@mkdir -p $(@D)
 	@common/tools/withhold-reference.sh source $(filter %.o,$^) > $@.partial && mv $@.partial $@
 
-build/obj/gen/withheld_reference_aliases.o: $(WITHHELD_ALIASES) common/withheld_reference.cpp $(CONFIG_STAMP) | deps-build
+build/obj/gen/withheld_reference_aliases.o: $(WITHHELD_ALIASES) common/grading/withheld_reference.cpp $(CONFIG_STAMP) | deps-build
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
@@ -190,7 +193,7 @@ build/obj/common/bench/%.o: common/bench/%.cpp $(CONFIG_STAMP) | deps-bench
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
-# The GPU suite's check of common/exact_sqrt.cuh against sqrtf (tests/gpu_lab8.py runs it).
+# The GPU suite's check of common/families/pipelines/exact_sqrt.cuh against sqrtf (tests/gpu_lab8.py runs it).
 build/bin/gpu_exact_sqrt: build/obj/tests/gpu_exact_sqrt.o
 	$(link)
 

@@ -1,9 +1,9 @@
-// The GPU suite's check of common/exact_sqrt.cuh: sqrt_fast_path(x) against sqrtf(x), bit for bit,
+// The GPU suite's check of common/families/pipelines/exact_sqrt.cuh: sqrt_fast_path(x) against sqrtf(x), bit for bit,
 // for every float x in sqrt_fast_range (about 1.9 billion), and the floats just outside the range
 // not in it. Prints the count checked and the first difference; exits 1 on any.
 #include <cstdio>
 
-#include "common/exact_sqrt.cuh"
+#include "common/families/pipelines/exact_sqrt.cuh"
 
 using namespace convlab;
 

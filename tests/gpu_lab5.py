@@ -99,7 +99,7 @@ def grading_modes():
         status, out, err = lab("lab5-solution", *args, "--compare", tmp, "--format", "json")
         verdicts = {r["variant"]: r for r in json.loads(out)["results"]}
         assert status == 1, (status, err)
-        # Named by the variant each file holds, not by the file (common/raw_check.hpp)
+        # Named by the variant each file holds, not by the file (common/grading/raw_check.hpp)
         assert verdicts["memory/B read-swapped"]["status"] == "fail", verdicts
         assert "bytes; expected" in verdicts["direction/B branch-free"]["message"], verdicts["direction/B branch-free"]
         other_seed = ["--elements", "1003", "--seed", "78", "--compare", tmp, "--format", "json"]
@@ -113,7 +113,7 @@ def grading_modes():
 
 
 def peer_timing():
-    """Peer timing (common/array_peer.hpp): the solution, timed by the reference build in another
+    """Peer timing (common/families/arrays/array_peer.hpp): the solution, timed by the reference build in another
     process on the timer's arrays, a fresh input each repetition, passes every repetition's spot
     check (float and int outputs, a sweep that leaves elements unwritten, shared memory) and the
     last one's full check; the timer's clock is never shorter than the program's own events; the

@@ -130,7 +130,7 @@ def sanitizer(tool, size):
 
 
 def exact_sqrt():
-    """The solution's kernels take their roots by common/exact_sqrt.cuh's fast path where it holds:
+    """The solution's kernels take their roots by common/families/pipelines/exact_sqrt.cuh's fast path where it holds:
     it must give sqrtf's bits on every float in its range, on this GPU."""
     make("build/bin/gpu_exact_sqrt")
     status, out, err = run([os.path.join(ROOT, "build", "bin", "gpu_exact_sqrt")], timeout=120)

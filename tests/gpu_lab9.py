@@ -158,7 +158,7 @@ def sanitizer(tool):
 
 def tests():
     """(name, fn, *args, alone) as gpu_suite.tests() lists them. Every lab 9 run holds the rest of
-    the GPU's memory while a variant runs (common/device_memory_cap.hpp), so none can share the GPU
+    the GPU's memory while a variant runs (common/families/strips/device_memory_cap.hpp), so none can share the GPU
     with another: all of them run alone."""
     found = [(f"lab9 GPU: every strip variant exact at {s}, every border, 1 and 3 channels, strips thinner than the halo",
               shape_case, s) for s in SHAPES]

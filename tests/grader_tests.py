@@ -422,7 +422,7 @@ def drawn_cases_differ_by_student():
         assert set(drawn_values) == set(ranges) and all(lo <= drawn_values[n] <= hi for n, (lo, hi) in ranges.items()), (c, ranges)
     assert len({tuple(c["options"]) for c in canny}) == len(canny), "thresholds drawn, not fixed"
     # Lab 9: each shape's case under a budget of three strips of the spec's rows, in turn, of its
-    # own width, channels and mask (common/strips.hpp's strip_device_bytes); its image cases' own.
+    # own width, channels and mask (common/families/strips/strips.hpp's strip_device_bytes); its image cases' own.
     lab9 = specs.load(9)
     strips = cases.hidden_cases(lab9, a)
     shaped = strips[:-len(lab9["image_cases"])]

@@ -104,7 +104,7 @@ def peer_timers_accept_the_graders_cases():
 
 THROWAWAY_MAIN = """// A throw-away lab for the manifest test.
 #include "build/gen/lab{n}/manifest.hpp"
-#include "common/lab.hpp"
+#include "common/runner/lab.hpp"
 #include "labs/lab{n}/lab{n}.hpp"
 
 int main(int argc, char** argv) {{
@@ -115,15 +115,15 @@ int main(int argc, char** argv) {{
 }}
 """
 THROWAWAY_HEADER = """#pragma once
-#include "common/lab.hpp"
+#include "common/runner/lab.hpp"
 void copy_convolution(const convlab::Problem& p, float* out);
 """
 THROWAWAY_STUDENT = """#include "labs/lab{n}/lab{n}.hpp"
-#include "common/errors.hpp"
+#include "common/core/errors.hpp"
 void copy_convolution(const convlab::Problem&, float*) {{ convlab::todo("copy_convolution"); }}
 """
 THROWAWAY_SOLUTION = """#include "labs/lab{n}/lab{n}.hpp"
-#include "common/reference.hpp"
+#include "common/core/reference.hpp"
 void copy_convolution(const convlab::Problem& p, float* out) {{ convlab::conv2d_cpu(p.image, p.mask, p.border, out); }}
 """
 

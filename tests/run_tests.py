@@ -4,7 +4,6 @@ the labs' command-line behaviour, and, on a machine with a GPU, the GPU suite. E
 'N passed, N failed, N skipped'. With --gpu-only (make test-gpu): the GPU suite alone, which
 fails when there is no GPU."""
 import argparse
-import glob
 import json
 import os
 import sys
@@ -15,12 +14,9 @@ import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
 import grader_tests  # noqa: E402
+import layout_tests  # noqa: E402
 import manifest_tests  # noqa: E402
-from testkit import ROOT, Results, gpu_available, main_exit, make, run  # noqa: E402
-
-
-def labs():
-    return sorted(int(os.path.basename(os.path.dirname(p))[3:]) for p in glob.glob(os.path.join(ROOT, "labs", "lab*", "manifest")))
+from testkit import ROOT, Results, gpu_available, labs, main_exit, make, run  # noqa: E402
 
 
 def unit_tests(results):
@@ -94,6 +90,7 @@ def main():
 
     unit_tests(results)
     builds(results)
+    layout_tests.register(results)
     cli_tests.register(results, labs())
     dist_tests.register(results)
     manifest_tests.register(results)

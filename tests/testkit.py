@@ -1,5 +1,6 @@
 """A small test collector shared by convlab's Python tests: each test is a named check that
 passes, fails with a reason, or is skipped with a reason; the run ends with one summary line."""
+import glob
 import json
 import os
 import shutil
@@ -10,6 +11,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def labs():
+    """The kit's labs, by the manifests in labs/."""
+    return sorted(int(os.path.basename(os.path.dirname(p))[3:]) for p in glob.glob(os.path.join(ROOT, "labs", "lab*", "manifest")))
 
 
 class Skip(Exception):
@@ -97,7 +103,7 @@ def lab_json(binary, *args, env=None, expect=0):
 
 
 def peer_timed(timer, worker, args):
-    """The reference build as the grader's timer of `worker` (common/peer_timer.hpp), as the grader
+    """The reference build as the grader's timer of `worker` (common/grading/peer_timer.hpp), as the grader
     runs them: (timer's JSON, worker's exit status)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     with ours, theirs:
@@ -113,8 +119,8 @@ def peer_timed(timer, worker, args):
 
 
 def is_convolution_lab(n):
-    """The image labs (common/lab.hpp: image, mask, border options); an array lab's manifest says
-    input = arrays (lab 5, common/array_lab.hpp)."""
+    """The image labs (common/runner/lab.hpp: image, mask, border options); an array lab's manifest says
+    input = arrays (lab 5, common/families/arrays/array_lab.hpp)."""
     sys.path.insert(0, os.path.join(ROOT, "grading"))
     from convlab_grader import manifest
     return manifest.load(n)["input"] == "images"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/options.hpp"
-#include "common/reference.hpp"
-#include "common/synthetic.hpp"
+#include "common/cli/options.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/synthetic.hpp"
 
 namespace {
 

@@ -3,10 +3,10 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
-#include "common/errors.hpp"
-#include "common/exit_status.hpp"
-#include "common/options.hpp"
-#include "common/synthetic.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/exit_status.hpp"
+#include "common/cli/options.hpp"
+#include "common/core/synthetic.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;

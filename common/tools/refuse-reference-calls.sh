@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run by the Makefile before a student build links: a student file may not call the harness's CPU
-# references (every function common/reference.hpp, canny.hpp, box_filter.hpp and banded_check.hpp
+# references (every function common/core/reference.hpp, canny.hpp, box_filter.hpp and banded_check.hpp
 # declare: the objects the grader's build withholds, WITHHELD_SRC in the Makefile). They exist to
 # check results; conv2d_cpu_omp is a complete, fast answer to lab 0, reference_value_at one output
 # value of it, canny_reference every stage of lab 8, and a result the harness computed is no
@@ -12,7 +12,7 @@
 set -euo pipefail
 common=$(dirname "$0")/..
 names=""
-for header in "$common/reference.hpp" "$common/canny.hpp" "$common/box_filter.hpp" "$common/banded_check.hpp"; do
+for header in "$common/core/reference.hpp" "$common/families/pipelines/canny.hpp" "$common/families/filters/box_filter.hpp" "$common/families/strips/banded_check.hpp"; do
     found=$(sed -nE 's/^[A-Za-z][A-Za-z0-9_]* ([a-z][a-z0-9_]*)\(.*/\1/p' "$header" | paste -sd '|')
     if [ -z "$found" ]; then
         echo "convlab: found no function in $header to refuse; the build's check is broken" >&2

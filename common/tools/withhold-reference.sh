@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The grader's build of a submission (build/bin/labN-graded) holds no CPU reference: the Makefile
 # links it without the objects that compute one (WITHHELD_SRC), and binds every function those
-# objects define to convlab_reference_withheld (common/withheld_reference.cpp), which ends the
+# objects define to convlab_reference_withheld (common/grading/withheld_reference.cpp), which ends the
 # run with one line. This script writes those bindings and checks the result.
 #   common/tools/withhold-reference.sh source OBJECT...          a C++ file: the stub, and each
 #       function the objects define as an alias of it (by its mangled name, so any caller links)
@@ -27,7 +27,7 @@ source)
         exit 2
     fi
     echo "// Written by common/tools/withhold-reference.sh from $*: do not edit."
-    echo '#include "common/withheld_reference.cpp"'
+    echo '#include "common/grading/withheld_reference.cpp"'
     echo 'extern "C" {'
     for f in $functions; do echo "[[noreturn]] void $f() __attribute__((alias(\"$stub\")));"; done
     echo '}'

@@ -71,7 +71,7 @@ def drawn_options(spec, rng):
 
 def strip_budget(case, rows, buffers=3):
     """Bytes of device memory for `buffers` strips of `rows` output rows of the case's image (lab
-    9, common/strips.hpp's strip_device_bytes): each its rows + K - 1 input rows of bytes and its
+    9, common/families/strips/strips.hpp's strip_device_bytes): each its rows + K - 1 input rows of bytes and its
     rows of floats."""
     width = int(case["size"].partition("x")[0])
     row = width * case["channels"]
@@ -230,7 +230,7 @@ def input_args(case):
 
 
 def raw_file_stem(name):
-    """A raw result's name as the harness makes it a file name, less ".f32" (common/raw_result.cpp's
+    """A raw result's name as the harness makes it a file name, less ".f32" (common/grading/raw_result.cpp's
     raw_file_name): "staged gradients" -> "staged_gradients", the folder --write-stage-inputs makes
     for that stage."""
     return re.sub(r"[^A-Za-z0-9-]", "_", name)

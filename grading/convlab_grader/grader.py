@@ -139,7 +139,7 @@ class Session:
 
     def _compare(self, out, args):
         """The trusted check: the reference solution's harness reads the raw results and names
-        each verdict by the result it checked (common/raw_check.hpp), the name the spec's "raw"
+        each verdict by the result it checked (common/grading/raw_check.hpp), the name the spec's "raw"
         gives; which file holds which result is the harness's business alone."""
         done = subprocess.run([self.reference, "--check-only", *args, "--compare", out, "--format", "json"],
                               capture_output=True, text=True, timeout=600)

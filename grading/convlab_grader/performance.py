@@ -73,7 +73,7 @@ def fresh_inputs(spec):
 
 
 def peer_timed(spec):
-    """A GPU lab is timed by the grader's own process (--timer-of, common/peer_timer.hpp), which
+    """A GPU lab is timed by the grader's own process (--timer-of, common/grading/peer_timer.hpp), which
     makes every repetition's input and checks its result: the program's report of its own time
     is checked against it. Lab 0 has no GPU work; a lab without timed cases is not timed at all."""
     return not spec.get("cpu_only") and bool(spec.get("performance", {}).get("cases"))
@@ -152,7 +152,7 @@ def timed_run(session, binary, out, perf, identity):
     # A lab that also times its CPU reference says in the spec how often (lab 5 has none).
     cpu = ["--cpu-reps", str(perf["cpu_reps"])] if "cpu_reps" in perf else []
     fresh = ["--warmup", str(perf.get("warmup", 2)), "--fresh-input-each-rep"] if fresh_inputs(session.spec) else []
-    # A CPU lab is timed by its critical path (the busiest thread's CPU time, common/cpu_work.hpp),
+    # A CPU lab is timed by its critical path (the busiest thread's CPU time, common/timing/cpu_work.hpp),
     # which another program on the machine does not stretch as it does the wall clock; OpenMP's
     # threads must sleep, not spin, while they wait for that to hold.
     cpu_lab = bool(session.spec.get("cpu_only"))
@@ -283,7 +283,7 @@ def measure(session, sub):
             else:
                 ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
                 # With fresh inputs the check is of the last repetition's result, and of every
-                # repetition's spot record beside it (common/spot_check.hpp).
+                # repetition's spot record beside it (common/check/spot_check.hpp).
                 # The record must hold every run the timed run made: its counts go with it.
                 runs = (["--cpu-reps", str(timed["cpu_reps"])] if "cpu_reps" in timed else []) + \
                     ["--warmup", str(timed.get("warmup", 2)), "--reps", str(timed.get("reps", 15))]

@@ -6,8 +6,8 @@
 //
 // Build and run:   make lab1 && ./lab1
 // One variant:     ./lab1 --variant naive-2d-constant
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab1/lab1.hpp"
 
 using namespace convlab;
@@ -26,7 +26,7 @@ struct ConstantMask {
 };
 
 // Computes every channel of output pixel (x, y): out(x, y, c) = sum over i, j of
-// mask(i * k + j) * in(x + j - r, y + i - r, c), with border_index() (common/border.hpp) deciding
+// mask(i * k + j) * in(x + j - r, y + i - r, c), with border_index() (common/core/border.hpp) deciding
 // what a tap outside the image reads (-1 means zero).
 template <class MaskRead>
 __device__ void conv2d_naive_pixel(const ConvArgs& args, int x, int y, MaskRead mask) {

@@ -5,8 +5,8 @@
 // alone; the difference is what the copies cost.
 //
 // Build and run:   make lab1 && ./lab1      (the e2e ms column of naive-2d-global)
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab1/lab1.hpp"
 
 using namespace convlab;

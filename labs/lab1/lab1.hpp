@@ -1,9 +1,9 @@
 // convlab lab 1 — do not edit: the functions the driver calls. You write them in
 // conv2d_naive.cu (kernels and launches) and conv2d_naive_host.cu (the end-to-end host side).
 #pragma once
-#include "common/conv_args.hpp"
-#include "common/image.hpp"
-#include "common/mask.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/core/image.hpp"
+#include "common/core/mask.hpp"
 
 // The largest mask lab 1 accepts; c_mask in constant memory holds this many squared.
 constexpr int kLab1MaxMaskSize = 31;

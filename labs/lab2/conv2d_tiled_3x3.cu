@@ -9,8 +9,8 @@
 //                 the block's edge load the 18x18 tile's halo as well.
 //
 // Build and run:   make lab2 && ./lab2          (handouts/lab2.md has the diagrams)
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab2/lab2.hpp"
 
 using namespace convlab;

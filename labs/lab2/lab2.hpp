@@ -1,7 +1,7 @@
 // convlab lab 2 — do not edit: the functions the driver calls. You write them in conv2d_tiled_3x3.cu.
 #pragma once
-#include "common/conv_args.hpp"
-#include "common/mask.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/core/mask.hpp"
 
 // The two tilings' shapes. Block = input tile: 16x16 threads load 16x16 pixels and the inner
 // 14x14 compute. Block = output tile: 16x16 threads compute 16x16 pixels from an 18x18 tile.

@@ -7,8 +7,8 @@
 // every thread computes.
 //
 // Build and run:   make lab3 && ./lab3          (sweeps K = 3, 5, 7, 9, 15, 31)
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab3/lab3.hpp"
 
 using namespace convlab;

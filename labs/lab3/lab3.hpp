@@ -1,7 +1,7 @@
 // convlab lab 3 — do not edit: the functions the driver calls. You write them in conv2d_tiled.cu.
 #pragma once
-#include "common/conv_args.hpp"
-#include "common/mask.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/core/mask.hpp"
 
 constexpr int kLab3MaxMaskSize = 31;
 constexpr int kLab3Tile = 16;  // a block of 16x16 threads computes a 16x16 output tile

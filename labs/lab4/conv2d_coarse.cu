@@ -6,9 +6,9 @@
 // lab4.hpp (LAB4_COARSE_SHAPES).
 //
 // Build and run:   make lab4 && ./lab4
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/shared_memory.cuh"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/device/shared_memory.cuh"
 #include "labs/lab4/lab4.hpp"
 
 using namespace convlab;

@@ -9,8 +9,8 @@
 // It covers the image's interior only; register_frame.cuh computes the frame around it.
 //
 // Build and run:   make lab4 && ./lab4 --mask box:3,box:5 --variant register-4x1,register-4x4
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab4/lab4.hpp"
 #include "labs/lab4/register_frame.cuh"
 

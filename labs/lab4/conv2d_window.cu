@@ -6,9 +6,9 @@
 // shared-memory load per multiply-add. handouts/lab4.md walks through the register window.
 //
 // Build and run:   make lab4 && ./lab4 --variant window-8x1,window-8x2,window-8x4
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/shared_memory.cuh"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/device/shared_memory.cuh"
 #include "labs/lab4/lab4.hpp"
 
 using namespace convlab;

@@ -2,8 +2,8 @@
 // write them in conv2d_coarse.cu (G x G outputs per thread) and conv2d_window.cu (1 x 8 outputs
 // per thread with the input row in registers).
 #pragma once
-#include "common/conv_args.hpp"
-#include "common/mask.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/core/mask.hpp"
 
 constexpr int kLab4MaxMaskSize = 31;
 

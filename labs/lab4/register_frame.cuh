@@ -6,7 +6,7 @@
 #pragma once
 #include <algorithm>
 
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab4/lab4.hpp"
 
 // The rectangle the fast kernel covers: x in [x_lo, x_hi) in steps of 4, rows [y_lo, y_hi) in

@@ -6,8 +6,8 @@
 // of 32 words, so lane l reading word l*stride hits bank (l*stride) % 32.
 //
 // Build and run:   make lab5 && ./lab5 --experiment banks
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_shared_stride_padded(const float* d_in, float* d_out, int blocks, int stride, int repeats) {

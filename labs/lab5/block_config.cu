@@ -6,7 +6,7 @@
 // (./lab5 --experiment blocksize) shows the whole curve; the handout asks you to explain it.
 //
 // Build and run:   make lab5 && ./lab5 --experiment blocks,blocksize
-#include "common/errors.hpp"
+#include "common/core/errors.hpp"
 #include "labs/lab5/lab5.hpp"
 
 void launch_add_one_tuned(const float* d_in, float* d_out, size_t n) {

@@ -10,8 +10,8 @@
 // it still matters.
 //
 // Build and run:   make lab5 && ./lab5 --experiment memory,stride,offset
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_swap_read_swapped(const float* d_in, float* d_out, size_t n) {

@@ -9,8 +9,8 @@
 //   B  the same table (lab5.hpp) as arithmetic on theta and the parity: no branch at all.
 //
 // Build and run:   make lab5 && ./lab5 --experiment neighbours,direction,paths
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab5/lab5_device.cuh"  // global_index()
 
 void launch_neighbours_read_only(const float* d_in, float* d_out, size_t n) {

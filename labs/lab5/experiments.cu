@@ -5,10 +5,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/rng.hpp"
-#include "common/text_table.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/core/rng.hpp"
+#include "common/report/text_table.hpp"
 #include "labs/lab5/experiments.hpp"
 #include "labs/lab5/lab5.hpp"
 #include "labs/lab5/references.hpp"

@@ -1,4 +1,4 @@
-// convlab lab 5 — do not edit: the five experiments as data (common/array_lab.hpp): each variant
+// convlab lab 5 — do not edit: the five experiments as data (common/families/arrays/array_lab.hpp): each variant
 // is a launch, a check of what it wrote, and the work one launch does under its experiment's
 // model (bytes moved or flops), bound to the device arrays every experiment shares.
 #pragma once
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "common/array_lab.hpp"
-#include "common/device_info.hpp"
+#include "common/families/arrays/array_lab.hpp"
+#include "common/device/device_info.hpp"
 
 namespace lab5 {
 

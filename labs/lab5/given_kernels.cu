@@ -1,7 +1,7 @@
 // convlab lab 5 — do not edit: the given baselines (variant A of each experiment) and the sweeps.
 // Read them: your variants in coalescing.cu, divergence.cu, block_config.cu and bank_conflicts.cu
 // start from these.
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab5/lab5_device.cuh"
 
 namespace {

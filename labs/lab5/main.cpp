@@ -1,14 +1,14 @@
 // convlab lab 5 driver — do not edit. Your work is in coalescing.cu, divergence.cu,
 // block_config.cu and bank_conflicts.cu.
 //
-// The harness's array lab (common/array_lab.hpp) runs the experiments of experiments.cu. Google
+// The harness's array lab (common/families/arrays/array_lab.hpp) runs the experiments of experiments.cu. Google
 // Benchmark drives the timing, so its flags work too: --benchmark_filter=REGEX,
 // --benchmark_format=console|json|csv, --benchmark_out=FILE, --benchmark_out_format=json|csv,
 // --benchmark_enable_random_interleaving=true.
 #include "build/gen/lab5/manifest.hpp"
-#include "common/array_lab.hpp"
-#include "common/report.hpp"
-#include "common/text_table.hpp"
+#include "common/families/arrays/array_lab.hpp"
+#include "common/report/report.hpp"
+#include "common/report/text_table.hpp"
 #include "labs/lab5/experiments.hpp"
 
 namespace {

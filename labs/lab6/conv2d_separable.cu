@@ -10,9 +10,9 @@
 // kLab6TileWidth x kLab6TileHeight (64 x 64) output tiles; write helpers the three kernels share.
 //
 // Build and run:   make lab6 && ./lab6          (sweeps K = 3, 5, 7, 9, 15, 31, 63)
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/shared_memory.cuh"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/device/shared_memory.cuh"
 #include "labs/lab6/lab6.hpp"
 
 using namespace convlab;
@@ -78,7 +78,7 @@ void launch_column_pass(const ConvArgs& args) {
 
 void launch_conv2d_fused(const ConvArgs& args) {
     // TODO(lab6): shared bytes for both arrays (about 97 KB at K = 63: above 48 KB call
-    //   allow_dynamic_shared_memory first, common/shared_memory.cuh); a grid of 64x64-output
+    //   allow_dynamic_shared_memory first, common/device/shared_memory.cuh); a grid of 64x64-output
     //   tiles; launch; check.
     (void)args;
     todo("launch_conv2d_fused");

@@ -8,8 +8,8 @@
 // The border rule applies in each pass exactly as in the 2-D sum (border_index on x in the row
 // pass, on y in the column pass), so both compute the same values, to float rounding.
 #pragma once
-#include "common/conv_args.hpp"
-#include "common/mask.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/core/mask.hpp"
 
 // Wider than lab 3's 31: a pass holds a K-wide strip of one axis, not a K x K tile.
 constexpr int kLab6MaxMaskSize = 63;

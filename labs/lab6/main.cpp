@@ -1,9 +1,9 @@
 // convlab lab 6 driver — do not edit. Your work is in conv2d_separable.cu.
 #include "build/gen/lab6/manifest.hpp"
-#include "common/errors.hpp"
-#include "common/lab.hpp"
-#include "common/reference.hpp"
-#include "common/separable.hpp"
+#include "common/core/errors.hpp"
+#include "common/runner/lab.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/separable.hpp"
 #include "labs/lab3/lab3.hpp"
 #include "labs/lab6/lab6.hpp"
 

@@ -17,8 +17,8 @@
 // its columns keeping the last K rows' sums in shared memory (the handout draws it).
 //
 // Build and run:   make lab7 && ./lab7 --variant running-sum
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab7/lab7.hpp"
 
 using namespace convlab;

@@ -19,8 +19,8 @@
 //      prefix sums, for each rule; inside the image it is the four entries above.
 //
 // Build and run:   make lab7 && ./lab7 --variant summed-area
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab7/lab7.hpp"
 
 using namespace convlab;

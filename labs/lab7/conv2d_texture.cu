@@ -17,8 +17,8 @@
 // Keep the array and the texture objects between launches (made again when the shape changes).
 //
 // Build and run:   make lab7 && ./lab7 --variant texture --mask gauss:9:2 --border wrap
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab7/lab7.hpp"
 
 using namespace convlab;

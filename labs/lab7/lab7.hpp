@@ -9,11 +9,11 @@
 //                      its entries: S(y2, x2) - S(y1, x2) - S(y2, x1) + S(y1, x1)
 // Both sum the 8-bit input in integers and divide once at the end: the result is exact to the
 // rounding of that division, and the check holds them to it (check.hpp, integer_box_tolerance).
-// Entering and leaving values follow the border rule (border_index, common/border.hpp), as
+// Entering and leaving values follow the border rule (border_index, common/core/border.hpp), as
 // every tap of the direct sum does.
 #pragma once
-#include "common/conv_args.hpp"
-#include "common/mask.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/core/mask.hpp"
 
 constexpr int kLab7MaxMaskSize = 31;
 

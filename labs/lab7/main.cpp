@@ -1,10 +1,10 @@
 // convlab lab 7 driver — do not edit. Your work is in box_running_sum.cu, box_summed_area.cu and
 // conv2d_texture.cu.
 #include "build/gen/lab7/manifest.hpp"
-#include "common/box_filter.hpp"
-#include "common/errors.hpp"
-#include "common/lab.hpp"
-#include "common/separable.hpp"
+#include "common/families/filters/box_filter.hpp"
+#include "common/core/errors.hpp"
+#include "common/runner/lab.hpp"
+#include "common/core/separable.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab3/lab3.hpp"
 #include "labs/lab6/lab6.hpp"

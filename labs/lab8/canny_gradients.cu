@@ -1,18 +1,18 @@
 // Lab 8 — the Canny edge detector, stages 2 to 4: gradients, non-maximum suppression, thresholds.
 //
 // Each stage's answer is the CPU reference's, to the bit: compute each pixel with the rules of
-// common/canny_rules.hpp (sobel_gradient, gradient_magnitude, quantise_direction, direction_step,
+// common/families/pipelines/canny_rules.hpp (sobel_gradient, gradient_magnitude, quantise_direction, direction_step,
 // suppress, threshold_label) on the same floats. The handout draws the stages; lab8.hpp says
-// which buffers each reads and writes. stride_grid_blocks() (common/stride_grid.cuh) gives a grid
+// which buffers each reads and writes. stride_grid_blocks() (common/families/pipelines/stride_grid.cuh) gives a grid
 // for a grid-stride loop.
 //
 // Build and run:   make lab8 && ./lab8          (lab 6's fused kernel smooths: finish lab 6 first)
 #include <cuda_runtime.h>
 
-#include "common/canny_rules.hpp"
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/stride_grid.cuh"
+#include "common/families/pipelines/canny_rules.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/families/pipelines/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
 
 using namespace convlab;

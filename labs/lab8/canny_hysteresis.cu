@@ -5,10 +5,10 @@
 //                  ./lab8 --preset spiral      (an edge that needs many rounds)
 #include <cuda_runtime.h>
 
-#include "common/canny_rules.hpp"
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/stride_grid.cuh"
+#include "common/families/pipelines/canny_rules.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/families/pipelines/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
 
 using namespace convlab;

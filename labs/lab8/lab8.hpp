@@ -2,7 +2,7 @@
 // canny_gradients.cu and canny_hysteresis.cu; the smoothing is your lab 6 fused kernel.
 //
 // The Canny edge detector, five stages, each defined once by the CPU reference
-// (common/canny.hpp) and its per-pixel rules (common/canny_rules.hpp, callable from a kernel):
+// (common/families/pipelines/canny.hpp) and its per-pixel rules (common/families/pipelines/canny_rules.hpp, callable from a kernel):
 //   1 smoothing    grey -> smoothed           lab 6's launch_conv2d_fused, a Gaussian
 //   2 gradients    smoothed -> magnitude, direction, the largest magnitude
 //                  sobel_gradient, gradient_magnitude, quantise_direction; Sobel taps by --border
@@ -15,9 +15,9 @@
 // same floats the reference gives them (they are written so that nvcc's fused multiply-adds change
 // no bit). The check names the first output that differs and where.
 // Each launch function enqueues its kernels on the default stream and checks the launch
-// (CUDA_CHECK_LAUNCH). The arguments (common/canny_args.hpp) hold every stage's buffer.
+// (CUDA_CHECK_LAUNCH). The arguments (common/families/pipelines/canny_args.hpp) hold every stage's buffer.
 #pragma once
-#include "common/canny_args.hpp"
+#include "common/families/pipelines/canny_args.hpp"
 
 // Stages 2 and 3 apart: two kernels, the magnitude and direction through global memory.
 // launch_canny_gradients also leaves the largest magnitude's bits in *a.d_max_magnitude (0 when

@@ -1,7 +1,7 @@
 // convlab lab 8 driver — do not edit. Your work is in canny_gradients.cu and canny_hysteresis.cu;
 // the smoothing is your lab 6 fused kernel.
 #include "build/gen/lab8/manifest.hpp"
-#include "common/canny_lab.hpp"
+#include "common/families/pipelines/canny_lab.hpp"
 #include "labs/lab6/lab6.hpp"
 #include "labs/lab8/lab8.hpp"
 

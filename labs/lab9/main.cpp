@@ -1,6 +1,6 @@
 // convlab lab 9 driver — do not edit. Your work is in strips_serial.cu and strips_overlapped.cu.
 #include "build/gen/lab9/manifest.hpp"
-#include "common/strip_lab.hpp"
+#include "common/families/strips/strip_lab.hpp"
 #include "labs/lab9/lab9.hpp"
 
 int main(int argc, char** argv) {

@@ -5,7 +5,7 @@
 // a 2-D grid, a 1-D grid, and the 2-D grid with the mask in constant memory.
 //
 // Build and run:   make lab1 SOLUTION=1 && ./lab1
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab1/lab1.hpp"
 
 using namespace convlab;

@@ -2,11 +2,11 @@
 //
 // Everything a CUDA program does around a kernel: allocate device memory, copy the inputs in,
 // launch, copy the result out, free. Written out call by call here, as the lesson; the harness
-// and later labs hold device memory in DeviceBuffer (common/device_buffer.cuh), which frees it
+// and later labs hold device memory in DeviceBuffer (common/device/device_buffer.cuh), which frees it
 // even when an error throws on the way.
 //
 // Build and run:   make lab1 SOLUTION=1 && ./lab1      (the e2e ms column of naive-2d-global)
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab1/lab1.hpp"
 
 using namespace convlab;

@@ -9,7 +9,7 @@
 //                 the block's edge load the 18x18 tile's halo as well.
 //
 // Build and run:   make lab2 SOLUTION=1 && ./lab2
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab2/lab2.hpp"
 
 using namespace convlab;

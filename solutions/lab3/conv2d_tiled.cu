@@ -7,7 +7,7 @@
 // every thread computes.
 //
 // Build and run:   make lab3 SOLUTION=1 && ./lab3
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab3/lab3.hpp"
 
 using namespace convlab;

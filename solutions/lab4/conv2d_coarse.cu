@@ -10,8 +10,8 @@
 // hit consecutive shared-memory words and its stores consecutive addresses.
 //
 // Build and run:   make lab4 SOLUTION=1 && ./lab4
-#include "common/cuda_check.cuh"
-#include "common/shared_memory.cuh"
+#include "common/device/cuda_check.cuh"
+#include "common/device/shared_memory.cuh"
 #include "labs/lab4/lab4.hpp"
 
 using namespace convlab;

@@ -21,7 +21,7 @@
 // its speed.
 //
 // Build and run:   make lab4 SOLUTION=1 && ./lab4 --mask box:3,box:5 --variant register-4x1,register-4x4
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab4/lab4.hpp"
 #include "labs/lab4/register_frame.cuh"
 

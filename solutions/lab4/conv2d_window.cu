@@ -21,8 +21,8 @@
 // once (load_tile_interior) then took k = 15 to 62%.
 //
 // Build and run:   make lab4 SOLUTION=1 && ./lab4 --variant window-8x1,window-8x2,window-8x4
-#include "common/cuda_check.cuh"
-#include "common/shared_memory.cuh"
+#include "common/device/cuda_check.cuh"
+#include "common/device/shared_memory.cuh"
 #include "labs/lab4/lab4.hpp"
 
 using namespace convlab;

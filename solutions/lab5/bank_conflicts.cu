@@ -10,7 +10,7 @@
 //   logical (row, col) -> s_rows[row * 33 + col],  bank = (row + col) % 32
 //
 // Build and run:   make lab5 SOLUTION=1 && ./lab5 --experiment banks
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab5/lab5_device.cuh"
 
 namespace {

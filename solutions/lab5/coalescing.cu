@@ -10,7 +10,7 @@
 // it still matters.
 //
 // Build and run:   make lab5 SOLUTION=1 && ./lab5 --experiment memory,stride,offset
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab5/lab5_device.cuh"
 
 namespace {

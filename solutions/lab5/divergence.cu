@@ -10,7 +10,7 @@
 //   B  the same table as arithmetic on theta and the parity: no branch at all.
 //
 // Build and run:   make lab5 SOLUTION=1 && ./lab5 --experiment neighbours,direction,paths
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab5/lab5_device.cuh"
 
 namespace {

@@ -31,10 +31,10 @@
 // Build and run:   make lab6 SOLUTION=1 && ./lab6
 #include <cuda_runtime.h>
 
-#include "common/border.hpp"
-#include "common/conv_args.hpp"
-#include "common/cuda_check.cuh"
-#include "common/shared_memory.cuh"
+#include "common/core/border.hpp"
+#include "common/core/conv_args.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/device/shared_memory.cuh"
 #include "labs/lab6/lab6.hpp"
 
 using namespace convlab;

@@ -29,7 +29,7 @@
 // Build and run:   make lab7 SOLUTION=1 && ./lab7 --variant summed-area
 #include <cstdint>
 
-#include "common/cuda_check.cuh"
+#include "common/device/cuda_check.cuh"
 #include "labs/lab7/lab7.hpp"
 
 using namespace convlab;

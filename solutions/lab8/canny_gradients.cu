@@ -33,10 +33,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "common/canny_rules.hpp"
-#include "common/cuda_check.cuh"
-#include "common/exact_sqrt.cuh"
-#include "common/stride_grid.cuh"
+#include "common/families/pipelines/canny_rules.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/families/pipelines/exact_sqrt.cuh"
+#include "common/families/pipelines/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
 
 using namespace convlab;

@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/canny_rules.hpp"
-#include "common/cuda_check.cuh"
-#include "common/errors.hpp"
-#include "common/stride_grid.cuh"
+#include "common/families/pipelines/canny_rules.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/core/errors.hpp"
+#include "common/families/pipelines/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
 
 using namespace convlab;

@@ -7,9 +7,9 @@
 // Build and run:   make lab9 && ./lab9          (./lab9 --gpu-memory 64MiB: more, thinner strips)
 #include <algorithm>
 
-#include "common/cuda_check.cuh"
-#include "common/device_buffer.cuh"
-#include "common/errors.hpp"
+#include "common/device/cuda_check.cuh"
+#include "common/device/device_buffer.cuh"
+#include "common/core/errors.hpp"
 #include "labs/lab9/lab9.hpp"
 
 using namespace convlab;

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "common/activity_trace.hpp"
+#include "common/families/strips/activity_trace.hpp"
 
 using namespace convlab;
 using Kind = ActivityRecord::Kind;

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "common/banded_check.hpp"
-#include "common/reference.hpp"
-#include "common/synthetic.hpp"
+#include "common/families/strips/banded_check.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/synthetic.hpp"
 
 using namespace convlab;
 

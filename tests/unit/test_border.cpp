@@ -1,8 +1,8 @@
 // border_index: the one definition of what taps outside the image read.
 #include <gtest/gtest.h>
 
-#include "common/border.hpp"
-#include "common/errors.hpp"
+#include "common/core/border.hpp"
+#include "common/core/errors.hpp"
 
 using namespace convlab;
 

@@ -9,13 +9,13 @@
 #include <tuple>
 #include <vector>
 
-#include "common/box_filter.hpp"
-#include "common/check.hpp"
-#include "common/errors.hpp"
-#include "common/mask.hpp"
-#include "common/reference.hpp"
-#include "common/synthetic.hpp"
-#include "common/work_model.hpp"
+#include "common/families/filters/box_filter.hpp"
+#include "common/check/check.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/synthetic.hpp"
+#include "common/core/work_model.hpp"
 #include "tests/unit/mask_file.hpp"
 
 using namespace convlab;

@@ -8,12 +8,12 @@
 #include <cstring>
 #include <vector>
 
-#include "common/canny.hpp"
-#include "common/check.hpp"
-#include "common/errors.hpp"
-#include "common/mask.hpp"
-#include "common/reference.hpp"
-#include "common/synthetic.hpp"
+#include "common/families/pipelines/canny.hpp"
+#include "common/check/check.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/synthetic.hpp"
 
 using namespace convlab;
 

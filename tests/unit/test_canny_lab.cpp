@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "common/canny.hpp"
-#include "common/canny_lab.hpp"
-#include "common/errors.hpp"
-#include "common/exit_status.hpp"
-#include "common/mask.hpp"
-#include "common/synthetic.hpp"
+#include "common/families/pipelines/canny.hpp"
+#include "common/families/pipelines/canny_lab.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/exit_status.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/synthetic.hpp"
 
 using namespace convlab;
 

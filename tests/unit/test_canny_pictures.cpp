@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "common/canny_pictures.hpp"
+#include "common/families/pipelines/canny_pictures.hpp"
 
 using namespace convlab;
 

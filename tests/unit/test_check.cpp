@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "common/check.hpp"
+#include "common/check/check.hpp"
 
 using namespace convlab;
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "common/cpu_work.hpp"
+#include "common/timing/cpu_work.hpp"
 
 using namespace convlab;
 

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <string>
 
-#include "common/errors.hpp"
-#include "common/image.hpp"
-#include "common/synthetic.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/image.hpp"
+#include "common/core/synthetic.hpp"
 
 using namespace convlab;
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "common/errors.hpp"
-#include "common/mask.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/mask.hpp"
 #include "tests/unit/mask_file.hpp"
 
 using namespace convlab;

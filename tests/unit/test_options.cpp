@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.hpp"
-#include "common/lab.hpp"
-#include "common/options.hpp"
-#include "common/text_parse.hpp"
+#include "common/core/errors.hpp"
+#include "common/runner/lab.hpp"
+#include "common/cli/options.hpp"
+#include "common/cli/text_parse.hpp"
 
 using namespace convlab;
 

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <string>
 
-#include "common/errors.hpp"
-#include "common/peer_link.hpp"
+#include "common/core/errors.hpp"
+#include "common/grading/peer_link.hpp"
 
 using namespace convlab;
 

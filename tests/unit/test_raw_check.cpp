@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/mask.hpp"
-#include "common/raw_check.hpp"
-#include "common/raw_result.hpp"
+#include "common/core/mask.hpp"
+#include "common/grading/raw_check.hpp"
+#include "common/grading/raw_result.hpp"
 
 using namespace convlab;
 namespace fs = std::filesystem;

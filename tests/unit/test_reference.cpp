@@ -4,10 +4,10 @@
 #include <cmath>
 #include <vector>
 
-#include "common/errors.hpp"
-#include "common/mask.hpp"
-#include "common/reference.hpp"
-#include "common/synthetic.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/synthetic.hpp"
 
 using namespace convlab;
 

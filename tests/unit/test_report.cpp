@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "common/report.hpp"
-#include "common/text_table.hpp"
+#include "common/report/report.hpp"
+#include "common/report/text_table.hpp"
 
 using namespace convlab;
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <string>
 
-#include "common/check.hpp"
-#include "common/errors.hpp"
-#include "common/mask.hpp"
-#include "common/reference.hpp"
-#include "common/separable.hpp"
-#include "common/synthetic.hpp"
+#include "common/check/check.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/reference.hpp"
+#include "common/core/separable.hpp"
+#include "common/core/synthetic.hpp"
 #include "tests/unit/mask_file.hpp"
 
 using namespace convlab;

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include "common/mask.hpp"
-#include "common/reference.hpp"
-#include "common/spot_check.hpp"
-#include "common/synthetic.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/reference.hpp"
+#include "common/check/spot_check.hpp"
+#include "common/core/synthetic.hpp"
 
 using namespace convlab;
 

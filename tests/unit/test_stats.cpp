@@ -1,7 +1,7 @@
 // Timing statistics.
 #include <gtest/gtest.h>
 
-#include "common/stats.hpp"
+#include "common/timing/stats.hpp"
 
 using namespace convlab;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.hpp"
-#include "common/timeline.hpp"
+#include "common/core/errors.hpp"
+#include "common/families/strips/timeline.hpp"
 
 using namespace convlab;
 

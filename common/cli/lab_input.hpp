@@ -1,0 +1,21 @@
+// convlab harness — do not edit in a lab.
+// An image lab's input, as its options ask: a generated image (synthetic, random, bright, spiral, lines)
+// or a file, repeated to --tile-to's size; and how the report names it.
+#pragma once
+#include <string>
+
+#include "common/core/image.hpp"
+#include "common/cli/options.hpp"
+#include "common/report/report.hpp"
+
+namespace convlab {
+
+// A generated image has options.channels channels, or default_channels when the option is not
+// given; a file keeps its own unless --channels converts it. Throws InputError for a bad file.
+Image make_lab_input(const Options& options, int default_channels, std::string* source);
+
+// The header of a report on one image and one mask (labs 8 and 9): the run's options, the input
+// as `source` names it, its shape, the mask with its direct sum's tolerance, the border.
+Report report_of_one_mask_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image);
+
+}  // namespace convlab

@@ -1,0 +1,21 @@
+// convlab harness — do not edit in a lab.
+// An array variant's output, on the device: poisoned before a run, read back after it.
+#include <cuda_runtime.h>
+
+#include "common/families/arrays/array_lab.hpp"
+#include "common/device/cuda_check.cuh"
+
+namespace convlab {
+
+void poison_output(const ArrayVariant& v) {
+    // All bits set is a NaN float; 0x7F7F7F7F is an int no variant of lab 5 writes.
+    CUDA_CHECK(cudaMemsetAsync(v.output.data, v.output.integers ? 0x7F : 0xFF, v.output.bytes()));
+}
+
+std::vector<char> fetch_output(const ArrayVariant& v) {
+    std::vector<char> bytes(v.output.bytes());
+    CUDA_CHECK(cudaMemcpy(bytes.data(), v.output.data, bytes.size(), cudaMemcpyDeviceToHost));
+    return bytes;
+}
+
+}  // namespace convlab

@@ -1,0 +1,810 @@
+// convlab harness — do not edit in a lab.
+// run_canny_lab(): input -> CPU reference, stage by stage -> the sequential variant -> each GPU
+// pipeline (its stages alone, then whole) -> report -> pictures. For the grader: --raw-out runs one
+// stage alone on inputs the trusted side wrote (--stage, --stage-inputs), computing no reference;
+// --write-stage-inputs is that trusted side; --compare checks what a graded run wrote.
+#include "common/families/pipelines/canny_lab.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <set>
+
+#include "common/families/pipelines/canny_peer.hpp"
+#include "common/families/pipelines/canny_pictures.hpp"
+#include "common/families/pipelines/canny_planes.hpp"
+#include "common/check/check.hpp"
+#include "common/timing/cpu_work.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/exit_status.hpp"
+#include "common/device/gpu_session.hpp"
+#include "common/cli/guarded_main.hpp"
+#include "common/cli/lab_input.hpp"
+#include "common/cli/options.hpp"
+#include "common/grading/peer_link.hpp"
+#include "common/grading/peer_timer.hpp"
+#include "common/grading/peer_worker.hpp"
+#include "common/report/output_folder.hpp"
+#include "common/grading/raw_check.hpp"
+#include "common/grading/raw_result.hpp"
+#include "common/report/report.hpp"
+#include "common/core/separable.hpp"
+#include "common/cli/text_parse.hpp"
+#include "common/report/text_table.hpp"
+
+namespace convlab {
+namespace {
+
+constexpr const char* kReference = "openmp-reference";
+// The reference's stages and their byte models (per pixel, each input read once, each output
+// written once; hysteresis once, whatever its rounds).
+struct CpuStage {
+    const char* name;
+    double bytes_per_pixel;
+};
+constexpr CpuStage kCpuStages[] = {{"smoothing", 5}, {"gradients", 9}, {"suppression", 9}, {"thresholds", 5}, {"hysteresis", 2}};
+
+// The bytes a pixel of the CPU reference's five stages, under their models.
+double cpu_pipeline_bytes() {
+    double bytes = 0;
+    for (const CpuStage& s : kCpuStages) bytes += s.bytes_per_pixel;
+    return bytes;
+}
+
+// The raw result names: a stage's buffer "PIPELINE STAGE BUFFER"; a whole pipeline's edge map
+// "PIPELINE" and the smoothing it started from "PIPELINE smoothed". A check row of a stage is
+// named "PIPELINE STAGE", the name a grading spec's "raw" gives.
+std::string stage_result(const CannyPipeline& p, const CannyStage& s) { return p.name + " " + s.name; }
+std::string pipeline_smoothing_result(const CannyPipeline& p) { return p.name + " smoothed"; }
+
+float threshold_value(const Options& options, const char* name) {
+    const std::string& text = options.lab_values.at(name);
+    float value = 0;
+    if (!read_finite(text, &value) || value <= 0)
+        throw InputError("--" + std::string(name) + " '" + text + "' is not a positive number; accepted: e.g. 0.1 (a fraction of "
+                         "the largest gradient magnitude) or, with --absolute, a magnitude such as 40");
+    return value;
+}
+
+CannyThresholds thresholds_of(const Options& options) {
+    CannyThresholds t{threshold_value(options, "low"), threshold_value(options, "high"), options.lab_values.at("absolute") != "true"};
+    if (t.low > t.high)
+        throw InputError("--low " + options.lab_values.at("low") + " is above --high " + options.lab_values.at("high") +
+                         "; accepted: 0 < low <= high");
+    if (t.relative && t.high > 1)
+        throw InputError("--high " + options.lab_values.at("high") +
+                         " is above 1, more than the largest magnitude; accepted: fractions up to 1, or magnitudes with --absolute");
+    return t;
+}
+
+// The lab's command line: its LabSpec with the thresholds and one variant name per pipeline.
+LabSpec command_line_spec(const CannyLabSpec& spec) {
+    LabSpec lab = spec.lab;
+    const auto text = [](float v) { return format_sig3(v); };
+    lab.lab_options = {
+        {"low", "the low threshold: a fraction of the largest gradient magnitude, or with --absolute a magnitude", text(spec.thresholds.low)},
+        {"high", "the high threshold, as --low", text(spec.thresholds.high)},
+        {"absolute", "--low and --high are magnitudes, not fractions of the largest", "", true},
+        {"stage", "grading, with --raw-out: run only this stage of each --variant pipeline, alone, on --stage-inputs", ""},
+        {"stage-inputs", "grading: the folder of the buffers --stage reads (BUFFER.f32), as --write-stage-inputs wrote them", ""},
+        {"write-stage-inputs", "grading, the trusted side: into this folder, for each stage of each --variant pipeline, a folder "
+                               "(PIPELINE_STAGE) of the reference's values of exactly the buffers that stage reads; runs nothing", ""},
+    };
+    lab.cpu = {{kCannySequential, "the CPU reference's five stages on one core", nullptr}};
+    lab.gpu.clear();
+    for (const CannyPipeline& p : spec.pipelines) lab.gpu.push_back({p.name, p.description, nullptr});
+    return lab;
+}
+
+class CannyRun {
+  public:
+    CannyRun(const CannyLabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
+        : spec_(spec), options_(options), image_(image), out_(out), mask_(options.masks.front()),
+          thresholds_(thresholds_of(options)) {}
+
+    int run(const std::string& source) {
+        if (graded()) return run_graded(source);
+        if (options_.timed_by >= 0 || options_.timer_of >= 0) return run_peer(source);
+        reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
+        fill_report_header(source);
+        if (!lab_value("write-stage-inputs").empty()) return write_stage_inputs();
+        if (!options_.compare_file.empty()) return compare_raw_results();
+        run_reference();
+        if (selected(kCannySequential)) run_sequential();
+        const std::string reason = gpu_unavailable_reason();
+        report_.gpu_skipped = reason;
+        if (reason.empty() && any_pipeline_selected()) open_gpu();
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!selected(p.name)) continue;
+            if (!reason.empty()) skip(p, "skipped: " + reason);
+            else if (!session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
+            else run_pipeline(p);
+        }
+        derive_figures(report_);
+        report_.process_cpu_ms = process_cpu_ms();
+        std::cout << render(report_, options_.format) << std::flush;
+        const bool gpu_skipped = !reason.empty() && any_pipeline_selected();
+        if (gpu_skipped)
+            std::cerr << "lab" << spec_.lab.number << ": GPU variants skipped: " << reason << " (the CPU part ran; exit status "
+                      << kExitNoGpu << ")\n";
+        save_pictures();
+        return exit_status(gpu_skipped);
+    }
+
+  private:
+    // --raw-out: the grader's run of one stage. It computes no reference (the grader's build
+    // holds none): the stage's inputs are the trusted side's, read from --stage-inputs.
+    bool graded() const { return options_.graded(); }
+    const std::string& lab_value(const char* name) const { return options_.lab_values.at(name); }
+
+    bool selected(const std::string& name) const {
+        return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
+    }
+    bool any_pipeline_selected() const {
+        return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return selected(p.name); });
+    }
+
+    // Smoothing is lab 6's float sum in another order: held to twice the two-pass rounding bound
+    // of each (the reference's float sum and the GPU's both within it of the double sum).
+    Tolerance smoothing_tolerance() const {
+        const Tolerance t = separable_tolerance_for(mask_);
+        return {2 * t.atol, 2 * t.rtol};
+    }
+
+    void fill_report_header(const std::string& source) {
+        report_ = report_of_one_mask_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
+        report_.cpu_reps = options_.cpu_reps;
+        report_.has_gpu_part = !spec_.pipelines.empty();
+        const Tolerance s = smoothing_tolerance();
+        char smoothing[96];
+        std::snprintf(smoothing, sizeof smoothing, "%.3g + %.3g*|ref|", s.atol, s.rtol);
+        report_.check_rule = "each GPU stage alone, on the CPU reference's own input: smoothing within " + std::string(smoothing) +
+                             ", every other stage's output equal to the reference's; a pipeline's own edge map against the "
+                             "reference's as Pco, Pnd, Pfa; outputs poisoned before every run; thresholds " +
+                             describe_thresholds();
+        std::string models = "per pixel, each input read once and each output written once:";
+        std::vector<std::string> named;
+        for (const CannyPipeline& p : spec_.pipelines)
+            for (const CannyStage& s : p.stages)
+                if (std::find(named.begin(), named.end(), s.name) == named.end()) {
+                    named.push_back(s.name);
+                    const bool whole = s.bytes_per_pixel == std::floor(s.bytes_per_pixel);
+                    models += std::string(named.size() > 1 ? "," : "") + " " + s.name + " " +
+                              format_fixed(s.bytes_per_pixel, whole ? 0 : 1) + " B";
+                }
+        report_.byte_model_rule = models + (named.empty() ? "" : "; hysteresis's once, whatever its rounds; a pipeline the sum of its stages'");
+    }
+
+    // The reference's thresholds (absolute by now), and the fractions they came from; a graded
+    // run, which has no reference, the thresholds as given.
+    std::string describe_thresholds() const {
+        if (graded())
+            return "low " + format_sig3(thresholds_.low) + ", high " + format_sig3(thresholds_.high) +
+                   (thresholds_.relative ? " of the largest magnitude" : "");
+        const CannyThresholds& a = reference_.thresholds;
+        const std::string absolute = "low " + format_sig3(a.low) + ", high " + format_sig3(a.high);
+        if (!thresholds_.relative) return absolute;
+        return absolute + " (" + format_sig3(thresholds_.low) + " and " + format_sig3(thresholds_.high) + " of the largest magnitude)";
+    }
+
+    VariantResult row(const std::string& name, const std::string& description, const char* kind, const std::string& stage,
+                      double bytes_per_pixel) const {
+        VariantResult r;
+        r.name = name;
+        r.description = description;
+        r.kind = kind;
+        r.stage = stage;
+        r.mask_spec = mask_.spec;
+        r.mask_size = mask_.k;
+        r.model.bytes_per_value = bytes_per_pixel;
+        r.model.counts_flops = false;
+        return r;
+    }
+
+    // The reference on every core: each stage timed alone, then the whole.
+    void run_reference() {
+        const int threads = omp_get_max_threads();
+        const size_t n = size_t(image_.width) * image_.height;
+        const int w = image_.width, h = image_.height;
+        CannyStages scratch = reference_;  // each stage's output goes here, its input from the reference
+        const std::function<void()> stages[] = {
+            [&] { canny_smooth(image_, mask_, options_.border, scratch.smoothed.data(), 0); },
+            [&] { canny_gradients(reference_.smoothed.data(), w, h, options_.border, scratch.magnitude.data(), scratch.direction.data(), 0); },
+            [&] { canny_suppress(reference_.magnitude.data(), reference_.direction.data(), w, h, scratch.suppressed.data(), 0); },
+            [&] {
+                const CannyThresholds a = absolute_thresholds(thresholds_, reference_.magnitude.data(), n);
+                canny_threshold(reference_.suppressed.data(), n, a, scratch.labels.data(), 0);
+            },
+            [&] { canny_hysteresis_omp(reference_.labels.data(), w, h, scratch.edges.data(), 0); },
+        };
+        double sum = 0;
+        std::vector<VariantResult> rows;
+        for (size_t s = 0; s < std::size(kCpuStages); ++s) {
+            VariantResult r = row(kReference, "the CPU reference, all cores", "reference", kCpuStages[s].name, kCpuStages[s].bytes_per_pixel);
+            r.threads = threads;
+            r.status = "pass";
+            r.message = "the reference every result is checked against";
+            stages[s]();  // once untimed: a warm cache, as for the GPU's warm-ups
+            if (!options_.check_only) {
+                r.time = time_on_host_clock(stages[s], options_.cpu_reps);
+                sum += r.time->median_ms;
+            }
+            rows.push_back(r);
+        }
+        VariantResult whole = row(kReference, "the CPU reference, all cores", "reference", "", cpu_pipeline_bytes());
+        whole.threads = threads;
+        whole.status = "pass";
+        whole.message = "the reference every result is checked against";
+        if (!options_.check_only)  // into the stages' scratch planes: no allocation timed, as for the GPU
+            whole.time = time_on_host_clock([&] { canny_reference_into(image_, mask_, options_.border, thresholds_, 0, scratch); },
+                                            options_.cpu_reps);
+        for (VariantResult& r : rows) {
+            if (r.time && sum > 0) r.share_pct = 100 * r.time->median_ms / sum;
+            report_.results.push_back(r);
+        }
+        report_.results.push_back(whole);
+    }
+
+    void run_sequential() {
+        VariantResult r = row(kCannySequential, "the CPU reference's five stages on one core", "cpu", "", cpu_pipeline_bytes());
+        r.threads = 1;
+        CannyStages got;  // allocated by the first run, reused by the timed ones
+        const auto once = [&] { canny_reference_into(image_, mask_, options_.border, thresholds_, 1, got); };
+        once();
+        record(r, check_plane(kCannyEdges, as_floats(got.edges)));
+        if (r.status == "pass" && !options_.check_only) {
+            r.time = time_on_host_clock(once, options_.cpu_reps);
+            record(r, check_plane(kCannyEdges, as_floats(got.edges)));
+        }
+        report_.results.push_back(r);
+    }
+
+    void record(VariantResult& r, const CheckResult& check, const std::string& what = "") {
+        r.check = check;
+        r.status = check.passed ? "pass" : "fail";
+        r.message = (what.empty() || check.passed ? "" : what + ": ") + check.summary();
+    }
+
+    // --compare: the grader's trusted check of the raw results another process wrote into a folder.
+    // A row for each stage whose buffers are there (each against the reference's, from the
+    // reference's input), for each pipeline whose edge map is there (check_pipeline), for the
+    // sequential variant's edge map, and for any other .f32 file (which passes for nothing). No
+    // variant runs; every row is named by the result it checked, never by a file's name.
+    int compare_raw_results() {
+        namespace fs = std::filesystem;
+        const std::string& folder = options_.compare_file;
+        if (!fs::is_directory(folder)) throw InputError("--compare " + folder + " is not a folder; lab " + std::to_string(spec_.lab.number) +
+                                                       " reads a folder of raw results");
+        std::set<std::string> known;
+        const auto file_of = [&](const std::string& name) {
+            const std::string path = raw_result_path(folder, name);
+            known.insert(fs::path(path).filename().string());
+            return path;
+        };
+        const auto read = [&](const std::string& path, size_t expected) { return read_raw_floats(path, expected + 1); };
+        const size_t pixels = size_t(image_.width) * image_.height;
+        std::vector<VariantResult> rows;
+        const auto add = [&](VariantResult r, const CheckResult& c, const std::string& what) {
+            r.kind = "submitted";
+            record(r, c, what);
+            rows.push_back(r);
+        };
+        if (const std::string path = file_of(kCannySequential); fs::is_regular_file(path))
+            add(row(kCannySequential, "the raw result in " + path, "cpu", "", 0), check_plane(kCannyEdges, read(path, pixels)), "edges");
+        std::set<std::string> checked;
+        for (const CannyPipeline& p : spec_.pipelines) {
+            for (const CannyStage& s : p.stages) {
+                if (!checked.insert(stage_result(p, s)).second) continue;
+                CheckResult c;
+                c.passed = true;
+                std::string what, absent;
+                bool any = false;
+                for (const BufferName& b : kBufferNames) {
+                    if (!(s.writes & b.bit)) continue;
+                    const std::string path = file_of(stage_result(p, s) + " " + b.name);
+                    if (!fs::is_regular_file(path)) {
+                        absent += (absent.empty() ? "" : ", ") + std::string(b.name);
+                        continue;
+                    }
+                    any = true;
+                    if (c.passed) {
+                        c = check_plane(b.bit, read(path, b.bit == kCannyMaxMagnitude ? 1 : pixels));
+                        if (!c.passed) what = b.name;
+                    }
+                }
+                if (!any) continue;
+                VariantResult r = row(stage_result(p, s), p.description, "gpu", s.name, s.bytes_per_pixel);
+                if (!absent.empty() && c.passed) {
+                    c.passed = false;
+                    what = "no " + absent + " written";
+                }
+                add(r, c, what);
+            }
+            const std::string edges = file_of(p.name), smoothed = file_of(pipeline_smoothing_result(p));
+            if (!fs::is_regular_file(edges)) continue;
+            VariantResult r = row(p.name, p.description, "gpu", "", 0);
+            if (!fs::is_regular_file(smoothed)) {
+                CheckResult c;
+                add(r, c, "no smoothed image written beside the edge map");
+                continue;
+            }
+            std::string what;
+            const CheckResult c = check_pipeline(read(smoothed, pixels), read(edges, pixels), &what);
+            add(r, c, what);
+        }
+        std::vector<std::string> others;
+        for (const auto& entry : fs::directory_iterator(folder))
+            if (entry.path().extension() == ".f32" && !known.count(entry.path().filename().string()))
+                others.push_back(entry.path().filename().string());
+        std::sort(others.begin(), others.end());
+        for (const std::string& name : others) {  // under the whole file name: never a result's name
+            VariantResult r = row(name, "a file no result of the lab is named by", "gpu", "", 0);
+            r.kind = "submitted";
+            r.status = "fail";
+            r.message = "no result of lab " + std::to_string(spec_.lab.number) + " has this file's name";
+            rows.push_back(r);
+        }
+        for (VariantResult& r : rows) r.mask_spec = mask_.spec, r.mask_size = mask_.k;
+        return finish_compare(report_, rows, options_.format);
+    }
+
+    // ---- grading: a stage alone in a process of its own, which never holds the reference ----
+
+    // The folder of one stage's inputs under --write-stage-inputs: "staged_gradients", as the
+    // raw results' names are made file names (raw_result.hpp).
+    static std::string stage_inputs_folder(const std::string& dir, const CannyPipeline& p, const CannyStage& s) {
+        const std::string file = raw_file_name(stage_result(p, s));
+        return dir + "/" + file.substr(0, file.size() - 4);  // without ".f32"
+    }
+
+    // --write-stage-inputs DIR, the trusted side: the reference's values of exactly the buffers
+    // each stage of each selected pipeline reads, a folder a stage. A graded run of that stage is
+    // given its folder alone: it never holds another stage's answer.
+    int write_stage_inputs() const {
+        namespace fs = std::filesystem;
+        const std::string& dir = lab_value("write-stage-inputs");
+        if (!fs::is_directory(dir)) throw InputError("--write-stage-inputs " + dir + " is not a folder; accepted: an existing folder");
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!selected(p.name)) continue;
+            for (const CannyStage& s : p.stages) {
+                const std::string folder = stage_inputs_folder(dir, p, s);
+                fs::create_directories(folder);
+                for (const BufferName& b : kBufferNames)
+                    if (s.reads & b.bit)
+                        write_raw_floats(raw_result_path(folder, b.name), plane_values(b.bit, reference_, reference_.largest));
+            }
+        }
+        return kExitPass;
+    }
+
+    // --stage-inputs: the buffers stage s reads, as the trusted side wrote them; each of the
+    // image's size (the largest magnitude: one value), bytes 0 to 255 where the buffer holds bytes.
+    CannyStages read_stage_inputs(const CannyStage& s) const {
+        namespace fs = std::filesystem;
+        const std::string& dir = lab_value("stage-inputs");
+        CannyStages in;
+        in.width = image_.width, in.height = image_.height;
+        const size_t pixels = size_t(image_.width) * image_.height;
+        const auto bytes_of = [&](const std::vector<float>& values, const char* name) {
+            std::vector<uint8_t> bytes(values.size());
+            for (size_t i = 0; i < values.size(); ++i) {
+                if (!(values[i] >= 0 && values[i] <= 255 && values[i] == std::floor(values[i])))
+                    throw InputError("--stage-inputs: " + std::string(name) + ".f32 holds " + std::to_string(values[i]) +
+                                     ", not a byte value 0 to 255");
+                bytes[i] = uint8_t(values[i]);
+            }
+            return bytes;
+        };
+        for (const BufferName& b : kBufferNames) {
+            if (!(s.reads & b.bit)) continue;
+            const std::string path = raw_result_path(dir, b.name);
+            if (!fs::is_regular_file(path))
+                throw InputError("--stage-inputs " + dir + " holds no " + b.name + ".f32, which stage " + s.name +
+                                 " reads; accepted: a folder --write-stage-inputs wrote for this stage");
+            const size_t want = b.bit == kCannyMaxMagnitude ? 1 : pixels;
+            std::vector<float> values = read_raw_floats(path, want + 1);
+            if (values.size() != want)
+                throw InputError("--stage-inputs: " + std::string(b.name) + ".f32 holds " + std::to_string(values.size()) +
+                                 " values, not " + std::to_string(want));
+            switch (b.bit) {
+                case kCannySmoothed: in.smoothed = std::move(values); break;
+                case kCannyMagnitude: in.magnitude = std::move(values); break;
+                case kCannyDirection: in.direction = bytes_of(values, b.name); break;
+                case kCannyMaxMagnitude: in.largest = values[0]; break;
+                case kCannySuppressed: in.suppressed = std::move(values); break;
+                case kCannyLabels: in.labels = bytes_of(values, b.name); break;
+                default: in.edges = bytes_of(values, b.name); break;
+            }
+        }
+        return in;
+    }
+
+    // A graded run: --stage of each selected pipeline, alone, on the trusted side's inputs, every
+    // other buffer poisoned first, its outputs written for the trusted check; nothing checked here.
+    int run_graded(const std::string& source) {
+        fill_report_header(source);
+        const std::string reason = gpu_unavailable_reason();
+        report_.gpu_skipped = reason;
+        if (reason.empty() && any_pipeline_selected()) open_gpu();
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!selected(p.name)) continue;
+            const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
+            if (s == p.stages.end()) continue;
+            if (!reason.empty()) skip(p, "skipped: " + reason);
+            else if (cuda_failed_ || !session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
+            else report_.results.push_back(run_graded_stage(p, *s));
+        }
+        report_.process_cpu_ms = process_cpu_ms();
+        std::cout << render(report_, options_.format) << std::flush;
+        return exit_status(!reason.empty());
+    }
+
+    VariantResult run_graded_stage(const CannyPipeline& p, const CannyStage& s) {
+        VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
+        try {
+            const CannyStages inputs = read_stage_inputs(s);
+            prepare_for_one_stage(*session_, p, mask_);
+            device_->upload(s.reads, inputs);
+            device_->poison(kAllCannyBuffers & ~s.reads);  // nothing of an earlier stage or pipeline to lean on
+            const int launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
+            if (launches == 0 || (launches < 0 && !options_.unknown_launches_pass())) {
+                r.status = "fail";
+                r.message = launches == 0 ? "launched no kernel: a GPU stage must compute its result on the GPU"
+                                          : session_->uncounted_launches();
+                return r;
+            }
+            CannyStages got;
+            float largest = -1;
+            device_->fetch(s.writes, got, &largest);
+            write_stage_raw(p, s, got, largest);
+            if (s.writes & kCannyEdges) r.rounds = device_->rounds();
+            record_written(r);
+        } catch (const NotImplemented& e) {
+            r.status = "not-implemented";
+            r.message = std::string(e.what()) + " (" + spec_.lab.student_files + ")";
+        } catch (const Unsupported& e) {
+            r.status = "skipped";
+            r.message = std::string("skipped: ") + e.what();
+        } catch (const CudaError& e) {
+            r.status = "error";
+            r.message = e.what();
+            cuda_failed_ = cuda_failed_ || !session_->healthy();
+        } catch (const ReferenceWithheld& e) {  // a stage that called the kit's reference: it alone fails
+            r.status = "error";
+            r.message = e.what();
+        }
+        return r;
+    }
+
+    // The session, the image and the mask loaded; `canny_devices` sets of Canny buffers fit beside them.
+    void open_session(int canny_devices) {
+        session_ = std::make_unique<GpuSession>();
+        report_.device = session_->info();
+        report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
+        session_->load_image(image_, options_.border, mask_.k, canny_devices * CannyDevice::bytes_for(image_.width, image_.height), true);
+        session_->load_mask(mask_);
+    }
+
+    void open_gpu() {
+        open_session(1);
+        device_ = std::make_unique<CannyDevice>(session_->args(), thresholds_);
+    }
+
+    // Peer timing of --stage of each selected pipeline (canny_peer.hpp): --timed-by serves the
+    // grader's timer; --timer-of is that timer, which reports each stage's times and checks.
+    int run_peer(const std::string& source) {
+        fill_report_header(source);
+        if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) {
+            std::cerr << "lab" << spec_.lab.number << ": peer timing needs a GPU: " << reason << "\n";
+            return kExitNoGpu;
+        }
+        if (options_.timed_by >= 0) {
+            PeerLink link(options_.timed_by);
+            open_session(1);
+            CannyPeerServer server(*session_, spec_.pipelines, mask_, thresholds_);
+            return serve_peer_timer(link, *session_, server);
+        }
+        PeerLink link(options_.timer_of);
+        open_session(2);  // the shared buffers, and the inputs staged out of the program's reach
+        CannyPeerTarget target(*session_, spec_.pipelines, image_.width, image_.height, mask_, options_.border, thresholds_);
+        PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
+        for (const CannyPipeline& p : spec_.pipelines) {
+            const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
+            if (!selected(p.name) || s == p.stages.end()) continue;
+            VariantResult r = row(p.name, p.description, "gpu", s->name, s->bytes_per_pixel);
+            timer.time_variant(stage_result(p, *s), r);
+            report_.results.push_back(r);
+        }
+        timer.finish();
+        derive_figures(report_);
+        std::cout << render(report_, options_.format) << std::flush;
+        return exit_status(false);
+    }
+
+    // One buffer's values against the reference's: the smoothing within its tolerance, every
+    // other buffer exactly; values of the wrong count fail.
+    CheckResult check_plane(unsigned bit, const std::vector<float>& got) const {
+        return check_canny_plane(bit, got, reference_, smoothing_tolerance(), mask_.radius());
+    }
+
+    // A stage's outputs against the reference's: the first buffer that differs, or a pass.
+    CheckResult check_stage(unsigned writes, const CannyStages& got, float largest, std::string* what) const {
+        return check_canny_planes(writes, got, largest, reference_, smoothing_tolerance(), mask_.radius(), what);
+    }
+
+    // --raw-out: each buffer the stage wrote, for the grader's trusted check of the stage.
+    void write_stage_raw(const CannyPipeline& p, const CannyStage& s, const CannyStages& got, float largest) const {
+        if (options_.raw_out_dir.empty()) return;
+        for (const BufferName& b : kBufferNames)
+            if (s.writes & b.bit)
+                write_raw_floats(raw_result_path(options_.raw_out_dir, stage_result(p, s) + " " + b.name), plane_values(b.bit, got, largest));
+    }
+
+    // The stage once on the reference's input, its outputs fetched into `got`.
+    CheckResult run_stage_once(const CannyStage& s, CannyStages& got, float* largest, std::string* what, int* launches) {
+        device_->upload(s.reads, reference_);
+        device_->poison(s.writes);
+        *launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
+        device_->fetch(s.writes, got, largest);
+        return check_stage(s.writes, got, *largest, what);
+    }
+
+    // One stage alone on the reference's input: checked, timed, checked again. A stage that
+    // launched no kernel fails: its answer was not computed on the GPU, whatever it holds. (A
+    // graded run takes run_graded_stage instead, and writes raw results there.)
+    VariantResult run_stage(const CannyPipeline& p, const CannyStage& s) {
+        VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
+        std::string what;
+        int launches = 0;
+        CannyStages got;
+        float largest = -1;
+        record(r, run_stage_once(s, got, &largest, &what, &launches), what);
+        if (launches == 0) {
+            r.status = "fail";
+            r.message = "launched no kernel: a GPU stage must compute its result on the GPU (" + r.message + ")";
+        }
+        if (s.writes & kCannyEdges) r.rounds = device_->rounds();
+        if (r.status == "pass" && !options_.check_only) {
+            const auto before = [&](int) {
+                device_->upload(s.reads, reference_);
+                device_->poison(s.writes);
+            };
+            r.time = session_->time([&] { s.launch(device_->args()); }, plan(), false, before);
+            device_->fetch(s.writes, got, &largest);
+            const CheckResult again = check_stage(s.writes, got, largest, &what);
+            if (!again.passed) {
+                record(r, again, what);
+                r.message = "passed the first run but failed after timing (a race?): " + r.message;
+            }
+        }
+        return r;
+    }
+
+    TimingPlan plan() const { return TimingPlan{options_.warmup, options_.reps, options_.flush_l2}; }
+
+    void run_all_stages(const CannyPipeline& p) {
+        for (const CannyStage& s : p.stages) s.launch(device_->args());
+    }
+
+    // A whole pipeline's edge map, from its own smoothing: the smoothing within its stage's
+    // tolerance of the reference's, and the edges exactly the reference's stages 2 to 5 run on
+    // that smoothing (a smoothing summed in another order may move an edge across a threshold,
+    // which is no mistake of the pipeline's). *what names the part that failed.
+    CheckResult check_pipeline(const std::vector<float>& smoothed, const std::vector<float>& edges, std::string* what) const {
+        CheckResult c = check_plane(kCannySmoothed, smoothed);
+        if (!c.passed) {
+            *what = "smoothed";
+            return c;
+        }
+        CannyStages own;
+        own.width = image_.width, own.height = image_.height;
+        own.smoothed = smoothed;
+        canny_after_smoothing(options_.border, thresholds_, 0, own);
+        c = check_values(edges, as_floats(own.edges), image_.width, image_.height);
+        if (!c.passed) *what = "edges (against the reference's stages 2 to 5 on the pipeline's own smoothing)";
+        return c;
+    }
+
+    // The pipeline from the grey image on its own results: the edge map checked as above, and
+    // against the reference's (Pco, Pnd, Pfa).
+    VariantResult run_whole(const CannyPipeline& p, const std::string& stages_failed, std::vector<uint8_t>& edges) {
+        double total_bytes = 0;
+        for (const CannyStage& s : p.stages) total_bytes += s.bytes_per_pixel;
+        VariantResult r = row(p.name, p.description, "gpu", "", total_bytes);
+        CannyStages got;
+        const auto whole_run = [&] {
+            device_->poison(kAllCannyBuffers);
+            session_->run([&] { run_all_stages(p); });
+            device_->fetch_edges(edges.data());
+            device_->fetch(kCannySmoothed, got);
+        };
+        whole_run();
+        const std::vector<float> edge_values = as_floats(edges);
+        std::string what;
+        record(r, check_pipeline(got.smoothed, edge_values, &what), what);
+        const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
+        r.pco = a.pco, r.pnd = a.pnd, r.pfa = a.pfa;
+        r.rounds = device_->rounds();
+        if (!stages_failed.empty()) {
+            r.status = "fail";
+            r.message = stages_failed + " failed alone (its row says how); the whole: " + r.message;
+        }
+        if (r.status == "pass" && (a.fn || a.fp))
+            report_.notes.push_back("note: " + p.name + ": on its own smoothing the edge map differs from the reference's at " +
+                                    std::to_string(a.fn + a.fp) + " pixels (" + std::to_string(a.fn) + " missed, " +
+                                    std::to_string(a.fp) + " false), as stages 2 to 5 of the reference do on that smoothing");
+        if (r.status != "pass" || options_.check_only) return r;
+        r.time = session_->time([&] { run_all_stages(p); }, plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
+        r.end_to_end = session_->time(
+            [&] {
+                device_->upload_grey(image_);
+                run_all_stages(p);
+                device_->fetch_edges(edges.data());
+            },
+            plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
+        const EdgeAgreement after = compare_edges(edges.data(), reference_.edges.data(), edges.size());
+        if (after.tp != a.tp || after.fp != a.fp || after.fn != a.fn) {
+            r.status = "fail";
+            r.message = "the edge map after timing differs from the first run's (a race?)";
+        }
+        return r;
+    }
+
+    // A row for a stage or pipeline that did not run: not implemented, refused, or a CUDA error.
+    VariantResult not_run(const CannyPipeline& p, const std::string& stage, const char* status, const std::string& message) {
+        VariantResult r = row(p.name, p.description, "gpu", stage, 0);
+        r.status = status;
+        r.message = message;
+        return r;
+    }
+
+    // Each stage alone (one not implemented yet leaves the others to be checked: each runs on the
+    // reference's input), then the whole pipeline when every stage ran. A preparation that is not
+    // implemented (lab 6's copy of the factors) leaves the stages to run too: only the smoothing
+    // needs it, and fails its check without it.
+    void run_pipeline(const CannyPipeline& p) {
+        std::vector<VariantResult> rows;
+        std::vector<uint8_t> edges(size_t(image_.width) * image_.height);
+        std::string failed, missing;
+        // Runs body; a stage (or, with an empty name, the preparation or the whole) that throws
+        // gets its row, or for the preparation its mention in `missing`.
+        const auto attempt = [&](const std::string& stage, bool whole, const std::function<void()>& body) {
+            const auto not_done = [&](const char* status, const std::string& message) {
+                if (!stage.empty() || whole) rows.push_back(not_run(p, stage, status, message));
+                missing += (missing.empty() ? "" : ", ") + (stage.empty() ? std::string("the preparation (") + message + ")" : stage);
+            };
+            try {
+                body();
+            } catch (const NotImplemented& e) {
+                not_done("not-implemented", std::string(e.what()) + " (" + spec_.lab.student_files + ")");
+            } catch (const Unsupported& e) {
+                not_done("skipped", std::string("skipped: ") + e.what());
+            } catch (const CudaError& e) {
+                rows.push_back(not_run(p, stage, "error", e.what()));
+                cuda_failed_ = cuda_failed_ || !session_->healthy();
+            }
+        };
+        if (p.prepare) attempt("", false, [&] { session_->run([&] { p.prepare(mask_); }); });
+        for (const CannyStage& s : p.stages) {
+            if (cuda_failed_) break;
+            attempt(s.name, false, [&] {
+                rows.push_back(run_stage(p, s));
+                if (rows.back().status != "pass") failed += (failed.empty() ? "" : ", ") + s.name;
+            });
+        }
+        if (cuda_failed_) {
+            // the error's row says what happened; nothing more can run
+        } else if (missing.empty()) {
+            attempt("", true, [&] { rows.push_back(run_whole(p, failed, edges)); });
+        } else {
+            rows.push_back(not_run(p, "", "not-implemented", "the whole pipeline needs every stage; not implemented yet: " + missing));
+        }
+        double sum = 0;
+        for (const VariantResult& r : rows)
+            if (!r.stage.empty() && r.time) sum += r.time->median_ms;
+        for (VariantResult& r : rows) {
+            if (!r.stage.empty() && r.time && sum > 0) r.share_pct = 100 * r.time->median_ms / sum;
+            report_.results.push_back(r);
+        }
+        if (out_.enabled() && !rows.empty() && rows.back().stage.empty() && rows.back().pco) pictures_.emplace_back(p.name, edges);
+    }
+
+    void skip(const CannyPipeline& p, const std::string& why) {
+        VariantResult r = row(p.name, p.description, "gpu", "", 0);
+        r.status = "skipped";
+        r.message = why;
+        report_.results.push_back(r);
+    }
+
+    void save_pictures() {
+        if (!out_.enabled()) return;
+        const int w = image_.width, h = image_.height;
+        out_.save_image("input", image_);
+        out_.save_image("reference-edges", edge_map_picture(reference_.edges.data(), w, h));
+        out_.save_image("reference-magnitude", magnitude_picture(reference_.magnitude.data(), w, h));
+        for (const auto& [name, edges] : pictures_) {
+            out_.save_image(name + "-edges", edge_map_picture(edges.data(), w, h));
+            out_.save_image(name + "-diff", edge_difference_picture(edges.data(), reference_.edges.data(), w, h));
+        }
+        std::cerr << "lab" << spec_.lab.number << ": pictures saved in " << out_.path() << "/\n";
+    }
+
+    int exit_status(bool gpu_skipped) const { return run_exit_status(report_, cuda_failed_, gpu_skipped); }
+
+    const CannyLabSpec& spec_;
+    const Options& options_;
+    const Image& image_;
+    const OutputFolder& out_;
+    const Mask& mask_;
+    const CannyThresholds thresholds_;
+    CannyStages reference_;
+    Report report_;
+    std::unique_ptr<GpuSession> session_;
+    std::unique_ptr<CannyDevice> device_;
+    std::vector<std::pair<std::string, std::vector<uint8_t>>> pictures_;
+    bool cuda_failed_ = false;
+};
+
+// The grading options, which go together as the grader passes them: --raw-out with --stage (a stage
+// of a selected pipeline) and --stage-inputs; --write-stage-inputs alone.
+void check_grading_options(const Options& options, const CannyLabSpec& spec) {
+    const std::string& stage = options.lab_values.at("stage");
+    const bool graded = !options.raw_out_dir.empty(), inputs = !options.lab_values.at("stage-inputs").empty();
+    const bool writes = !options.lab_values.at("write-stage-inputs").empty();
+    const bool peer = options.timer_of >= 0 || options.timed_by >= 0;
+    const std::string accepted = "; accepted: --raw-out DIR --stage NAME --stage-inputs DIR (a graded run of one stage), "
+                                 "--write-stage-inputs DIR without them, --stage NAME with --timer-of or --timed-by (peer timing "
+                                 "of one stage), or none of these";
+    if (writes && (graded || !stage.empty() || inputs || !options.compare_file.empty() || peer))
+        throw InputError("--write-stage-inputs writes the trusted side's inputs and runs nothing" + accepted);
+    if (peer && (stage.empty() || inputs))
+        throw InputError("peer timing times one stage of each pipeline on inputs the timer makes" + accepted);
+    if (peer && stage == "smoothing")
+        throw InputError("peer timing times the stages after the smoothing, which is lab 6's kernel, timed in lab 6" + accepted);
+    if (!peer && (graded != (!stage.empty()) || graded != inputs))
+        throw InputError("a lab " + std::to_string(spec.lab.number) + " run with --raw-out grades one stage alone" + accepted);
+    if (!graded && !peer) return;
+    std::string names;
+    for (const CannyPipeline& p : spec.pipelines) {
+        const bool chosen = options.variants.empty() || std::count(options.variants.begin(), options.variants.end(), p.name);
+        for (const CannyStage& s : p.stages) {
+            if (chosen && s.name == stage) return;
+            if (chosen && names.find(s.name) == std::string::npos) names += (names.empty() ? "" : ", ") + s.name;
+        }
+    }
+    throw InputError("--stage '" + stage + "' is no stage of the pipelines run; accepted: " + names);
+}
+
+}  // namespace
+
+int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
+    return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
+        const LabSpec lab = command_line_spec(spec);
+        const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
+        if (options.help) {
+            std::cout << options.help_text;
+            return int(kExitPass);
+        }
+        try {
+            require_separable(options.masks.front());
+        } catch (const Unsupported& e) {  // every variant smooths with the mask's factors: bad input here
+            throw InputError(e.what());
+        }
+        check_grading_options(options, spec);
+        std::string source;
+        const Image image = make_lab_input(options, 1, &source);
+        if (image.channels != 1)
+            throw InputError(source + " has " + std::to_string(image.channels) +
+                             " channels; the edge detector takes one: add --channels 1 to convert it to grey");
+        const OutputFolder out(options.out_dir);
+        return CannyRun(spec, options, image, out).run(source);
+    });
+}
+
+}  // namespace convlab

@@ -1,0 +1,65 @@
+// convlab harness — do not edit in a lab.
+#include "common/families/strips/device_memory_cap.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "common/families/strips/each_gpu.cuh"
+#include "common/core/errors.hpp"
+#include "common/report/text_table.hpp"
+
+namespace convlab {
+
+DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
+    try {
+        for_each_gpu(gpus, [&](int d) {
+            size_t free = 0, total = 0;
+            CUDA_CHECK(cudaMemGetInfo(&free, &total));
+            if (free < budget + kDeviceMemorySlack)
+                throw InputError("--gpu-memory " + format_bytes(double(budget)) + ": GPU " + std::to_string(d) + " has only " +
+                                 format_bytes(double(free)) + " free; accepted: less than that");
+            Hold hold;
+            hold.bytes = free - budget - kDeviceMemorySlack;
+            if (hold.bytes > 0) CUDA_CHECK(cudaMalloc(&hold.ballast, hold.bytes));
+            held_.push_back(hold);  // before anything else can throw: release() frees it
+            CUDA_CHECK(cudaMemGetInfo(&held_.back().free_placed, &total));
+        });
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+DeviceMemoryCap::~DeviceMemoryCap() { release(); }
+
+std::string DeviceMemoryCap::hold_released() const {
+    const std::vector<size_t> free = free_device_bytes(int(held_.size()));
+    for (size_t d = 0; d < held_.size(); ++d)
+        if (free[d] > held_[d].free_placed + std::max(kDeviceMemorySlack, held_[d].bytes / 2))
+            return "the device-memory cap on GPU " + std::to_string(d) + " was gone after the run (" + format_bytes(double(free[d])) +
+                   " free)";
+    return "";
+}
+
+void DeviceMemoryCap::release() noexcept {
+    int current = 0;
+    cudaGetDevice(&current);
+    for (size_t d = 0; d < held_.size(); ++d) {
+        cudaSetDevice(int(d));
+        cudaFree(held_[d].ballast);  // no check: it runs on the way out of errors too
+    }
+    held_.clear();
+    cudaSetDevice(current);
+}
+
+std::vector<size_t> free_device_bytes(int gpus) {
+    std::vector<size_t> free(gpus);
+    for_each_gpu(gpus, [&](int d) {
+        size_t total = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free[d], &total));
+    });
+    return free;
+}
+
+}  // namespace convlab

@@ -1,0 +1,82 @@
+// convlab harness — do not edit in a lab.
+#include "common/grading/raw_check.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "common/core/exit_status.hpp"
+#include "common/grading/raw_result.hpp"
+
+namespace convlab {
+
+std::vector<RawResult> raw_results(const LabSpec& spec) {
+    std::vector<RawResult> results;
+    for (const CpuVariant& v : spec.cpu) results.push_back({v.name, v.model});
+    for (const GpuVariant& v : spec.gpu) {
+        results.push_back({v.name, v.model});
+        if (v.end_to_end) results.push_back({end_to_end_result_name(v.name), v.model});
+    }
+    return results;
+}
+
+namespace {
+
+VariantResult check_one(const std::string& name, const WorkModel& model, const std::string& file, const RawCheckTarget& target) {
+    VariantResult r;
+    r.name = name;
+    r.model = model;
+    r.tolerance = tolerance_for(target.mask, model);
+    r.description = "the raw result in " + file;
+    r.kind = "submitted";
+    // Read at most one float more than expected: a huge file cannot exhaust the grader's memory.
+    const std::vector<float> got = read_raw_floats(file, target.reference.size() + 1);
+    if (got.size() != target.reference.size()) {
+        r.status = "fail";
+        r.message = "the result holds " + std::to_string(got.size()) + " floats; the image has " +
+                    std::to_string(target.reference.size());
+        return r;
+    }
+    r.check = check_output(got.data(), target.reference.data(), target.width, target.height, target.channels,
+                           r.tolerance, target.mask.radius(), {});
+    r.status = r.check.passed ? "pass" : "fail";
+    r.message = r.check.summary();
+    return r;
+}
+
+}  // namespace
+
+std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
+                                             const RawCheckTarget& target) {
+    namespace fs = std::filesystem;
+    if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), {}, path, target)};
+    std::vector<VariantResult> rows;
+    std::set<std::string> named_files;
+    for (const RawResult& result : results) {
+        const std::string file = raw_result_path(path, result.name);
+        named_files.insert(fs::path(file).filename().string());
+        if (fs::is_regular_file(file)) rows.push_back(check_one(result.name, result.model, file, target));
+    }
+    std::vector<std::string> others;
+    for (const auto& entry : fs::directory_iterator(path))
+        if (entry.path().extension() == ".f32" && !named_files.count(entry.path().filename().string()))
+            others.push_back(entry.path().string());
+    std::sort(others.begin(), others.end());
+    // Under the whole file name, .f32 included: never the name of a result, which a stray file
+    // could otherwise take over when that result's own file is missing.
+    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), {}, file, target));
+    return rows;
+}
+
+int finish_compare(Report& report, const std::vector<VariantResult>& rows, Format format) {
+    bool all_pass = true;
+    for (const VariantResult& r : rows) {
+        all_pass = all_pass && r.status == "pass";
+        report.results.push_back(r);
+    }
+    std::cout << render(report, format) << std::flush;
+    return !rows.empty() && all_pass ? kExitPass : kExitCheckFailed;
+}
+
+}  // namespace convlab

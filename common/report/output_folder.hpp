@@ -1,0 +1,32 @@
+// convlab harness — do not edit in a lab.
+// --out DIR: checked for writability before anything runs, written only at the end, one file at
+// a time through save_png's temporary-and-rename, so a failed run leaves no partial picture.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "common/check/check.hpp"
+#include "common/core/image.hpp"
+
+namespace convlab {
+
+class OutputFolder {
+  public:
+    // Empty path: saving is off. Otherwise creates the folder if needed and proves it writable;
+    // throws InputError when it cannot.
+    explicit OutputFolder(std::string path);
+    bool enabled() const { return !path_.empty(); }
+    const std::string& path() const { return path_; }
+
+    void save_image(const std::string& name, const Image& image) const;
+    // The result rounded and clamped to 8 bits.
+    void save_result(const std::string& name, const std::vector<float>& values, const Image& shape) const;
+    // |got - ref| x 32, clamped; never-written (NaN) and infinite values white.
+    void save_difference(const std::string& name, const std::vector<float>& got, const std::vector<float>& ref,
+                         const Image& shape) const;
+
+  private:
+    std::string path_;
+};
+
+}  // namespace convlab

@@ -1,0 +1,131 @@
+// convlab harness — do not edit in a lab.
+// A lab run's results and their four renderings. JSON carries everything under a versioned
+// schema (kReportSchema); text, Markdown and CSV carry the table. The grader and the plots read
+// JSON or CSV, never the text.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/check/check.hpp"
+#include "common/device/device_info.hpp"
+#include "common/cli/run_options.hpp"
+#include "common/check/spot_check.hpp"
+#include "common/timing/stats.hpp"
+#include "common/timing/transfers.hpp"
+#include "common/core/work_model.hpp"
+
+namespace convlab {
+
+// Bump when a field changes meaning or disappears; adding a field keeps the version.
+constexpr const char* kReportSchema = "convlab.report/1";
+
+struct VariantResult {
+    std::string name;
+    std::string description;
+    std::string kind;     // "reference", "cpu" or "gpu"
+    std::string status;   // "pass", "fail", "not-implemented", "error", "skipped"; "written" in a graded run (--raw-out)
+    std::string message;  // the check's summary, or why it did not run
+    int threads = 0;      // CPU variants: OpenMP threads
+    std::string mask_spec;  // the mask this row ran with (a lab may sweep several)
+    int mask_size = 0;
+    Tolerance tolerance;
+    CheckResult check;
+    std::optional<TimingStats> time;        // kernel only (GPU) or the whole call (CPU)
+    std::optional<TimingStats> end_to_end;  // GPU with host<->device copies and allocation (pageable host memory)
+    std::optional<TimingStats> end_to_end_pinned;  // the same from pinned host memory (LabSpec::transfers)
+    // Peer timing (--timer-of): each repetition from the grader's own process, from a fresh input
+    // to the output read back (peer_timer.hpp); `time` is then what the timed program reported.
+    std::optional<TimingStats> peer_time;
+    std::optional<SpotChecks> spot_checks;  // every timed run's result, spot-checked
+    std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
+    int busy_threads = 0;                      // CPU variants: threads that did work, in the median run
+    WorkModel model;  // the variant's: DRAM bytes and flops per output value
+    // Lab 8: the row of one stage of a pipeline (empty: the whole variant), its share of the sum of
+    // its pipeline's stage times, a hysteresis' global rounds, and the whole edge map's agreement
+    // with the reference's (canny.hpp's Pco, Pnd, Pfa).
+    std::string stage;
+    std::optional<double> share_pct;
+    int rounds = -1;
+    std::optional<double> pco, pnd, pfa;
+
+    // Derived from time (see derive_figures); absent when there is no time or no ceiling.
+    std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
+    std::optional<double> speedup_vs_omp, speedup_vs_baseline, parallel_efficiency;
+    std::optional<double> ms_per_round;  // a stage row with rounds: its time over them (lab 8's hysteresis)
+    // Lab 9 (strip_lab.hpp): the host memory a strip variant ran from, its strips and GPUs, the
+    // most device memory it held at once, and from the driver's records of its median run the
+    // copy rates while each copy engine was busy, the kernels' busy time, the overlap efficiency
+    // (the busiest engine's time over the run's), and its speed-up over the one-GPU variant.
+    std::string host_memory;
+    int strips = 0, gpus = 0;
+    std::optional<double> peak_device_mib, h2d_gbs, d2h_gbs, kernel_ms, overlap_efficiency, speedup_vs_one_gpu;
+};
+
+struct Report {
+    int lab = 0;
+    std::string title;
+    std::optional<DeviceInfo> device;
+    std::optional<double> copy_bandwidth_gbs;
+    std::optional<TransferBandwidth> transfers;  // host<->device, measured when the lab times copies
+    bool has_gpu_part = false;  // the lab has GPU variants (lab 0 has none)
+    std::string gpu_skipped;    // why the GPU part did not run, or empty
+    std::string preset;         // --preset's name, or empty
+    std::string image_source;
+    int width = 0, height = 0, channels = 0;
+    size_t elements = 0;        // an array lab's array length (array_lab.hpp); 0 in an image lab
+    uint64_t seed = 0;
+    std::vector<std::string> mask_specs;  // one per case of a sweep; usually one
+    std::vector<int> mask_sizes;
+    std::vector<Tolerance> tolerances;  // the direct K*K sum's, one per mask
+    // A separable mask's two-pass tolerance, where the lab has variants that sum its factors; one per mask.
+    std::vector<std::optional<Tolerance>> two_pass_tolerances;
+    // A box mask's tolerance for the variants that sum integers (lab 7); one per mask.
+    std::vector<std::optional<Tolerance>> integer_sum_tolerances;
+    std::string border;
+    int warmup = 0, reps = 0, cpu_reps = 0;
+    bool flush_l2 = true;
+    bool check_only = false;
+    int cpu_cores = 0;
+    std::string baseline;
+    // How the figures count bytes and flops; an array lab's tables state their own.
+    std::string byte_model = "bytes = width*height*channels*bytes_per_value (1 + 4 unless a row says otherwise); "
+                             "flops = width*height*channels*flops_per_value (2*k*k, or 4*k for a separable row)";
+    std::vector<VariantResult> results;
+    // Where a lab checks and counts bytes its own way (lab 8), the header's lines for them; empty:
+    // the image labs' (a tolerance per mask, a byte model per variant).
+    std::string check_rule;
+    std::string byte_model_rule;
+    std::string timing_rule;  // likewise for the timing line (lab 9 times host to host)
+    std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
+    double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
+};
+
+// A report's header as far as every lab shares it: the lab, and the options of the run
+// (run_options.hpp) with the machine's core count.
+Report report_of_run(int lab, const std::string& title, const RunOptions& options);
+
+// Fills the derived figures of every result under its variant's model: by default each input
+// byte read once and each output float written once, 2*K*K flops per output value (K of the
+// row's own mask); a row's model says otherwise.
+// Speedups compare rows of the same mask.
+void derive_figures(Report& report);
+
+std::string render(const Report& report, Format format);
+
+// Whether a row's run ended as it should: it passed its check or, in a graded run (--raw-out),
+// which checks nothing itself, wrote its result for the grader's trusted check.
+inline bool ended_well(const VariantResult& r) { return r.status == "pass" || r.status == "written"; }
+// A graded run's row for a result it wrote: neither passed nor failed until the trusted check.
+void record_written(VariantResult& r);
+
+// A lab run's exit status (exit_status.hpp): a CUDA error first, then any row that neither ended
+// well nor was skipped, then a GPU part skipped for want of a GPU.
+int run_exit_status(const Report& report, bool cuda_failed, bool gpu_skipped);
+
+// The report's "GPU" and "Ceilings" header lines, without their labels.
+std::string describe_gpu(const DeviceInfo& device);
+std::string describe_ceilings(const DeviceInfo& device, double copy_bandwidth_gbs);
+std::string describe_transfers(const TransferBandwidth& transfers);
+
+}  // namespace convlab

@@ -1,0 +1,608 @@
+// convlab harness — do not edit in a lab.
+// run_lab(): input -> GPU set-up -> CPU reference -> CPU variants -> GPU variants -> report -> pictures.
+// A graded run (--raw-out: the grader's build, which holds no reference) computes no reference and
+// checks nothing: it writes each result, and each timed run's spot values, for the trusted check.
+#include <omp.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+
+#include "common/timing/cpu_work.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/exit_status.hpp"
+#include "common/device/gpu_session.hpp"
+#include "common/cli/guarded_main.hpp"
+#include "common/runner/lab.hpp"
+#include "common/cli/lab_input.hpp"
+#include "common/cli/options.hpp"
+#include "common/report/output_folder.hpp"
+#include "common/families/filters/image_peer.hpp"
+#include "common/grading/peer_link.hpp"
+#include "common/core/reference.hpp"
+#include "common/grading/raw_check.hpp"
+#include "common/grading/raw_result.hpp"
+#include "common/report/report.hpp"
+#include "common/check/spot_check.hpp"
+#include "common/core/synthetic.hpp"
+#include "common/timing/transfers.hpp"
+
+namespace convlab {
+namespace {
+
+constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
+
+VariantResult result_row(const std::string& name, const std::string& description, const char* kind,
+                         const char* status = "", const std::string& message = "") {
+    VariantResult r;
+    r.name = name;
+    r.description = description;
+    r.kind = kind;
+    r.status = status;
+    r.message = message;
+    return r;
+}
+
+template <class Predicate>
+bool has_variant_where(const LabSpec& spec, Predicate holds) {
+    return std::any_of(spec.cpu.begin(), spec.cpu.end(), holds) || std::any_of(spec.gpu.begin(), spec.gpu.end(), holds);
+}
+
+bool has_two_pass_variants(const LabSpec& spec) {
+    return has_variant_where(spec, [](const auto& v) { return v.model.separable; });
+}
+
+bool has_integer_sum_variants(const LabSpec& spec) {
+    return has_variant_where(spec, [](const auto& v) { return v.model.integer_sums; });
+}
+
+// One lab run: every selected variant for every mask of the sweep (usually one mask).
+class LabRun {
+  public:
+    LabRun(const LabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
+        : spec_(spec), options_(options), image_(image), out_(out) {}
+
+    int run(const std::string& source) {
+        fill_report_header(source);
+        if (!options_.compare_file.empty()) return compare_raw_results();
+        const std::string reason = spec_.gpu.empty() ? "" : gpu_unavailable_reason();
+        report_.gpu_skipped = reason;
+        if (options_.timed_by >= 0 || options_.timer_of >= 0) {
+            if (!reason.empty()) {
+                std::cerr << "lab" << spec_.number << ": peer timing needs a GPU: " << reason << "\n";
+                return kExitNoGpu;
+            }
+            return options_.timed_by >= 0 ? serve_timer() : time_peer();
+        }
+        if (!spec_.gpu.empty() && reason.empty()) open_gpu();
+        for (const Mask& mask : options_.masks) run_case(mask);
+        derive_figures(report_);
+        report_.process_cpu_ms = process_cpu_ms();
+        std::cout << render(report_, options_.format) << std::flush;
+        if (!reason.empty() && selected_gpu_variants())
+            std::cerr << "lab" << spec_.number << ": GPU variants skipped: " << reason << " (the CPU part ran; exit status "
+                      << kExitNoGpu << ")\n";
+        save_pictures();
+        return exit_status(!reason.empty() && selected_gpu_variants());
+    }
+
+  private:
+    // What one mask of the sweep needs while its variants run. Each variant's row carries its
+    // own tolerance (tolerance_for(mask, model)): a two-pass sum is held to a tighter one.
+    struct Case {
+        const Mask& mask;
+        Problem problem;
+        std::vector<float> reference;
+    };
+
+    bool graded() const { return options_.graded(); }
+
+    void run_case(const Mask& mask) {
+        Case c{mask, Problem{image_, mask, options_.border}, {}};
+        if (!graded()) run_reference(c);
+        for (const CpuVariant& v : spec_.cpu) {
+            if (!selected(v.name)) continue;
+            if (graded() && v.kit_reference) skip(c, v, "skipped: the kit's CPU reference, which a --raw-out run does not hold");
+            else run_cpu_variant(c, v);
+        }
+        if (session_ && session_->healthy()) session_->load_mask(mask);
+        for (const GpuVariant& v : spec_.gpu) {
+            if (!selected(v.name)) continue;
+            if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
+            else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
+            else run_gpu_variant(c, v);
+        }
+        if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
+    }
+
+    bool selected(const std::string& name) const {
+        return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
+    }
+    bool selected_gpu_variants() const {
+        return std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [&](const GpuVariant& v) { return selected(v.name); });
+    }
+
+    void fill_report_header(const std::string& source) {
+        report_ = report_of_run(spec_.number, spec_.title, options_);
+        report_.image_source = source;
+        report_.preset = options_.preset;
+        report_.width = image_.width;
+        report_.height = image_.height;
+        report_.channels = image_.channels;
+        for (const Mask& m : options_.masks) {
+            report_.mask_specs.push_back(m.spec);
+            report_.mask_sizes.push_back(m.k);
+            report_.tolerances.push_back(tolerance_for(m));
+            const bool two_pass = m.separable() && has_two_pass_variants(spec_);
+            report_.two_pass_tolerances.push_back(two_pass ? std::optional(separable_tolerance_for(m)) : std::nullopt);
+            const bool integer = m.box() && has_integer_sum_variants(spec_);
+            report_.integer_sum_tolerances.push_back(integer ? std::optional(integer_box_tolerance()) : std::nullopt);
+        }
+        report_.border = border_name(options_.border);
+        report_.cpu_reps = options_.cpu_reps;
+        report_.baseline = spec_.baseline;
+        report_.has_gpu_part = !spec_.gpu.empty();
+    }
+
+    void open_gpu() {
+        session_ = std::make_unique<GpuSession>();
+        report_.device = session_->info();
+        report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
+        const bool any_end_to_end =
+            std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [](const GpuVariant& v) { return bool(v.end_to_end); });
+        int max_k = 0;
+        for (const Mask& m : options_.masks) max_k = std::max(max_k, m.k);
+        const size_t problem_bytes = image_.elements() * (1 + sizeof(float) * (1 + spec_.float_intermediate)) +
+                                     size_t(max_k) * max_k * sizeof(float);
+        session_->load_image(image_, options_.border, max_k, any_end_to_end || spec_.transfers ? problem_bytes : 0,
+                             spec_.float_intermediate);
+        if (spec_.transfers) report_.transfers = measure_transfer_bandwidth(image_.elements());
+    }
+
+    VariantResult row(const Case& c, const std::string& name, const std::string& description, const char* kind) const {
+        VariantResult r = result_row(name, description, kind);
+        r.mask_spec = c.mask.spec;
+        r.mask_size = c.mask.k;
+        r.tolerance = tolerance_for(c.mask);
+        return r;
+    }
+
+    // A variant's row, with its work model for the derived figures.
+    template <class Variant>
+    VariantResult variant_row(const Case& c, const Variant& v, const char* kind) const {
+        VariantResult r = row(c, v.name, v.description, kind);
+        r.model = v.model;
+        r.tolerance = tolerance_for(c.mask, v.model);
+        return r;
+    }
+
+    // A result of row r's variant, checked within r's tolerance.
+    CheckResult check(const Case& c, const VariantResult& r, const std::vector<float>& got, TileShape tile) const {
+        return check_output(got.data(), c.reference.data(), image_.width, image_.height, image_.channels, r.tolerance,
+                            c.mask.radius(), tile);
+    }
+
+    void record_check(VariantResult& r, const CheckResult& result) {
+        r.check = result;
+        r.status = result.passed ? "pass" : "fail";
+        r.message = result.summary();
+    }
+
+    // A graded run's timed runs: the values the spot checker drew, recorded for the trusted check.
+    void record_spots(SpotRecord& record, int rep, const std::vector<size_t>& positions, const float* values) const {
+        record.add(options_.fresh_input ? fresh_seed(rep) : 0, positions, values);
+    }
+    void write_spots(const Case& c, const std::string& name, const SpotRecord& record) const {
+        record.write(spot_record_path(options_.raw_out_dir, picture_name(name, c.mask)));
+    }
+
+    // A result that passed once and then failed after the timed repetitions usually means a race.
+    void recheck_after_timing(VariantResult& r, const CheckResult& result) {
+        if (result.passed) return;
+        record_check(r, result);
+        r.message = "passed the first run but failed after timing (a race?): " + r.message;
+    }
+
+    // After a variant's timed runs: the spot checks of every run; the last one's result checked
+    // again in full, unless each run had an input of its own (--fresh-input-each-rep: the grader
+    // checks the raw result against the last input); a note when the GPU timing had to fall back
+    // to the host clock.
+    void after_timing(const Case& c, VariantResult& r, const std::vector<float>& out, TileShape tile, const SpotChecker& spots) {
+        r.spot_checks = spots.result();
+        if (!options_.fresh_input) recheck_after_timing(r, check(c, r, out, tile));
+        const SpotChecks& s = spots.result();
+        if (s.failed_runs && r.status == "pass") {
+            r.status = "fail";
+            r.message = "passed the first run, but " + std::to_string(s.failed_runs) + " of " + std::to_string(s.runs) +
+                        " timed runs were wrong where their results were spot-checked (" + s.first_failure + ")";
+        }
+        if (r.time && r.time->host_clock_samples)
+            report_.notes.push_back("warning: " + r.name + ": in " + std::to_string(r.time->host_clock_samples) + " of " +
+                                    std::to_string(r.time->samples) +
+                                    " timed runs, GPU or CPU work ran outside the default stream the events time; those "
+                                    "runs are timed by the host clock around a device-wide synchronisation");
+    }
+
+    // After a GPU variant's timed runs with --fresh-input-each-rep: the next variant starts from
+    // the case's own input again.
+    void restore_input() {
+        if (options_.fresh_input && session_->healthy()) session_->load_random_input(options_.seed);
+    }
+
+    // --fresh-input-each-rep: the seed of timed run number `rep`'s input (warm-ups included); the
+    // grader checks the last run's result against this seed.
+    uint64_t fresh_seed(int rep) const { return options_.seed + 1 + uint64_t(rep); }
+    Image fresh_input(int rep) const { return make_random_image(image_.width, image_.height, image_.channels, fresh_seed(rep)); }
+
+    SpotChecker spot_checker(const Case& c, const VariantResult& r) const {
+        return SpotChecker(image_.width, image_.height, image_.channels, c.mask.radius(), r.tolerance);
+    }
+    // The reference value at an index of timed run `rep`'s result: the case's reference, or with
+    // fresh inputs the reference of that run's input, computed at that index alone.
+    std::function<double(size_t)> expected_in_run(const Case& c, int rep) const {
+        if (!options_.fresh_input) return [&c](size_t i) { return double(c.reference[i]); };
+        const uint64_t seed = fresh_seed(rep);
+        return [this, &c, seed](size_t i) {
+            return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
+        };
+    }
+
+    std::string picture_name(const std::string& name, const Mask& mask) const {
+        return options_.masks.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
+    }
+
+    void keep_picture(const Case& c, const std::string& name, const std::vector<float>& values) {
+        if (out_.enabled()) pictures_.push_back({picture_name(name, c.mask), values, references_.size()});
+    }
+
+    void run_reference(Case& c) {
+        c.reference.assign(image_.elements(), kPoison);
+        const bool two_pass = spec_.two_pass_reference && c.mask.separable();
+        conv2d_cpu_reference(image_, c.mask, options_.border, c.reference.data(), two_pass);
+        VariantResult r = row(c, "openmp-reference",
+                              two_pass ? "the harness's CPU reference, double, all cores, a row pass then a column pass"
+                                       : "the harness's CPU reference, double, all cores",
+                              "reference");
+        if (two_pass) r.model = WorkModel{5, true};  // its flops are 2K a value
+        r.status = "pass";
+        r.message = "the reference every result is checked against";
+        r.threads = omp_get_max_threads();
+        if (!options_.check_only) {
+            std::vector<float> scratch(image_.elements());
+            r.time = time_on_host_clock([&] { conv2d_cpu_reference(image_, c.mask, options_.border, scratch.data(), two_pass); }, options_.cpu_reps);
+        }
+        report_.results.push_back(r);
+    }
+
+    void run_cpu_variant(const Case& c, const CpuVariant& v) {
+        const std::vector<int> counts = v.sweep_threads ? options_.threads : std::vector<int>{v.all_cores ? omp_get_max_threads() : 1};
+        std::vector<float> out(image_.elements());
+        for (int threads : counts) {
+            VariantResult r = variant_row(c, v, "cpu");
+            r.threads = threads;
+            try {
+                std::fill(out.begin(), out.end(), kPoison);
+                v.run(c.problem, out.data(), threads);
+                if (graded()) record_written(r);
+                else record_check(r, check(c, r, out, {}));
+                const bool timed = ended_well(r) && !options_.check_only;
+                if (threads == counts.front() && !timed) write_raw(c, v.name, out);
+                if (timed) {
+                    std::vector<double> samples, paths;
+                    std::vector<int> busy;
+                    SpotChecker spots = spot_checker(c, r);
+                    SpotRecord record;
+                    std::vector<float> sampled(SpotChecker::kValuesPerRun);
+                    for (int rep = 0; rep < options_.cpu_reps; ++rep) {
+                        // --fresh-input-each-rep: a new input every time (generated outside the timing).
+                        const Image fresh = options_.fresh_input ? fresh_input(rep) : Image();
+                        const Problem problem = options_.fresh_input ? Problem{fresh, c.mask, options_.border} : c.problem;
+                        std::fill(out.begin(), out.end(), kPoison);
+                        const CpuWork work;
+                        samples.push_back(time_on_host_clock([&] { v.run(problem, out.data(), threads); }, 1).median_ms);
+                        const CpuUsed used = work.used();
+                        paths.push_back(used.critical_path_ms);
+                        busy.push_back(used.busy_threads);
+                        const std::vector<size_t>& positions = spots.draw();
+                        for (size_t n = 0; n < positions.size(); ++n) sampled[n] = out[positions[n]];
+                        if (graded()) record_spots(record, rep, positions, sampled.data());
+                        else spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                    }
+                    r.time = summarize(samples);
+                    r.critical_path = summarize(paths);
+                    std::nth_element(busy.begin(), busy.begin() + busy.size() / 2, busy.end());
+                    r.busy_threads = busy[busy.size() / 2];  // in a typical run, not the best or worst
+                    note_idle_threads(r);
+                    if (threads == counts.front()) {
+                        write_raw(c, v.name, out);
+                        if (graded()) write_spots(c, v.name, record);
+                    }
+                    if (!graded()) after_timing(c, r, out, {}, spots);
+                }
+            } catch (const NotImplemented& e) {
+                r.status = "not-implemented";
+                r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
+            } catch (const Unsupported& e) {  // e.g. a separable variant given a mask of rank 2
+                r.status = "skipped";
+                r.message = std::string("skipped: ") + e.what();
+            } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
+                r.status = "error";
+                r.message = e.what();
+            }
+            note_noise(r);
+            report_.results.push_back(r);
+            if (!ended_well(r) && r.status != "fail") break;  // the other thread counts would say the same
+        }
+        keep_picture(c, v.name, out);
+    }
+
+    void run_gpu_variant(const Case& c, const GpuVariant& v) {
+        VariantResult r = variant_row(c, v, "gpu");
+        std::vector<float> out(image_.elements(), kPoison);
+        try {
+            const ConvArgs& args = session_->args();
+            if (v.prepare) session_->run([&] { v.prepare(c.mask); });
+            session_->poison_output();
+            const int launches = session_->run_counting_launches([&] { v.launch(args); });
+            session_->fetch_output(out.data());
+            if (graded()) record_written(r);
+            else record_check(r, check(c, r, out, v.tile));
+            // Right or not, a result computed on the CPU (or only copied) is not the lesson: it
+            // fails, and no raw result is written for the grader's checker to pass. In a graded
+            // run a count the harness could not make fails the same way (launch_counter.hpp).
+            const bool on_gpu = launches > 0 || (launches < 0 && options_.unknown_launches_pass());
+            if (!on_gpu) {
+                r.status = "fail";
+                r.message = launches == 0 ? "launched no kernel: a GPU variant must compute its result on the GPU (" + r.message + ")"
+                                          : session_->uncounted_launches();
+            }
+            const bool timed = ended_well(r) && !options_.check_only;
+            if (!timed && on_gpu) write_raw(c, v.name, out);
+            if (timed) {
+                const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
+                std::function<void(int)> fresh;
+                if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(fresh_seed(rep)); };
+                SpotChecker spots = spot_checker(c, r);
+                SpotRecord record;
+                std::vector<float> sampled(SpotChecker::kValuesPerRun);
+                const auto spot_check = [&](int rep) {
+                    const std::vector<size_t>& positions = spots.draw();
+                    session_->sample_output(positions, sampled.data());
+                    if (graded()) record_spots(record, rep, positions, sampled.data());
+                    else spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                };
+                try {
+                    r.time = session_->time([&] { v.launch(args); }, plan, true, fresh, spot_check);
+                    session_->fetch_output(out.data());
+                } catch (const CudaError&) {
+                    restore_input();
+                    throw;
+                }
+                write_raw(c, v.name, out);
+                restore_input();
+                if (graded()) write_spots(c, v.name, record);
+                else after_timing(c, r, out, v.tile, spots);
+            }
+            if (ended_well(r) && v.end_to_end) run_end_to_end(c, v, r);
+            if (r.status == "pass" && spec_.transfers) time_transfers(c, v, r);
+        } catch (const NotImplemented& e) {
+            r.status = "not-implemented";
+            r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
+        } catch (const Unsupported& e) {
+            r.status = "skipped";
+            r.message = std::string("skipped: ") + e.what();
+        } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
+            r.status = "error";
+            r.message = e.what();
+        } catch (const CudaError& e) {
+            r.status = "error";
+            r.message = e.what();
+            cuda_failed_ = cuda_failed_ || !session_->healthy();
+        }
+        note_noise(r);
+        report_.results.push_back(r);
+        keep_picture(c, v.name, out);
+    }
+
+    // The variant's own host code: allocate, copy in, launch, copy out, free; timed as a whole.
+    void run_end_to_end(const Case& c, const GpuVariant& v, VariantResult& r) {
+        std::vector<float> out(image_.elements(), kPoison);
+        const int launches = session_->run_counting_launches([&] { v.end_to_end(c.problem, out.data()); });
+        if (launches == 0 || (launches < 0 && !options_.unknown_launches_pass())) {  // right or not, a result computed on the CPU is not the lesson
+            r.status = "fail";
+            r.message = launches == 0 ? "kernel passed, but the end-to-end function launched no kernel: it must run on the GPU"
+                                      : session_->uncounted_launches("the end-to-end function");
+            return;
+        }
+        // A timed run with fresh inputs checks (and grades) the kernels only.
+        if (!options_.fresh_input) write_raw(c, end_to_end_result_name(v.name), out);
+        if (graded()) return;  // the trusted check judges it
+        const CheckResult result = check(c, r, out, v.tile);
+        if (!result.passed) {
+            record_check(r, result);
+            r.message = "kernel passed, end-to-end version failed: " + r.message;
+            return;
+        }
+        if (options_.check_only || options_.fresh_input) return;
+        const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
+        r.end_to_end = session_->time([&] {
+            std::fill(out.begin(), out.end(), kPoison);
+            v.end_to_end(c.problem, out.data());
+        }, plan, false);
+        recheck_after_timing(r, check(c, r, out, v.tile));
+    }
+
+    // LabSpec::transfers: the variant's kernels inside the harness's own allocate, copy in, launch,
+    // copy out and free, from pageable and then from pinned host memory; each result checked.
+    void time_transfers(const Case& c, const GpuVariant& v, VariantResult& r) {
+        if (options_.check_only || options_.fresh_input) return;
+        const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
+        for (bool pinned : {false, true}) {
+            if (!host_problems_[pinned]) {
+                host_problems_[pinned] = std::make_unique<HostProblem>(image_.elements(), pinned);
+                host_problems_[pinned]->load(image_);
+            }
+            const HostProblem& host = *host_problems_[pinned];
+            const auto once = [&] { run_with_copies(host, image_, c.mask, options_.border, spec_.float_intermediate, v.launch); };
+            (pinned ? r.end_to_end_pinned : r.end_to_end) = session_->time(once, plan, false, [&](int) {
+                std::fill(host.output(), host.output() + host.elements(), kPoison);
+            });
+            const std::vector<float> out(host.output(), host.output() + host.elements());
+            const CheckResult result = check(c, r, out, v.tile);
+            if (!result.passed) {
+                record_check(r, result);
+                r.message = std::string("kernel passed, end to end from ") + (pinned ? "pinned" : "pageable") +
+                            " memory failed: " + r.message;
+                return;
+            }
+        }
+    }
+
+    // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last
+    // timed run's), for a checker in another process.
+    void write_raw(const Case& c, const std::string& name, const std::vector<float>& values) const {
+        if (options_.raw_out_dir.empty()) return;
+        write_raw_floats(raw_result_path(options_.raw_out_dir, picture_name(name, c.mask)), values);
+    }
+
+    // --timed-by: the grader's timer runs this program's variants on its own buffers (peer_worker.hpp).
+    int serve_timer() {
+        PeerLink link(options_.timed_by);
+        open_gpu();
+        ImagePeerServer server(*session_, spec_, options_.masks.front());
+        return serve_peer_timer(link, *session_, server);
+    }
+
+    // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
+    int time_peer() {
+        PeerLink link(options_.timer_of);
+        open_gpu();
+        const Mask& mask = options_.masks.front();
+        session_->load_mask(mask);
+        const Case c{mask, Problem{image_, mask, options_.border}, {}};
+        ImagePeerTarget target(*session_, spec_, image_, mask, options_.border);
+        PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
+        for (const GpuVariant& v : spec_.gpu) {
+            if (!selected(v.name)) continue;
+            VariantResult r = variant_row(c, v, "gpu");
+            timer.time_variant(v.name, r);
+            report_.results.push_back(r);
+        }
+        timer.finish();
+        derive_figures(report_);
+        std::cout << render(report_, options_.format) << std::flush;
+        return exit_status(false);
+    }
+
+    // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
+    // No variant runs.
+    int compare_raw_results() {
+        const Mask& mask = options_.masks.front();
+        Case c{mask, Problem{image_, mask, options_.border}, {}};
+        run_reference(c);
+        const RawCheckTarget target{c.reference, image_.width, image_.height, image_.channels, c.mask};
+        std::vector<VariantResult> rows;
+        for (const VariantResult& checked : check_raw_results(options_.compare_file, raw_results(spec_), target)) {
+            VariantResult r = row(c, checked.name, checked.description, "submitted");
+            r.status = checked.status;
+            r.message = checked.message;
+            r.check = checked.check;
+            r.tolerance = checked.tolerance;
+            if (options_.fresh_input) check_spots(c, r);
+            rows.push_back(r);
+        }
+        return finish_compare(report_, rows, options_.format);
+    }
+
+    // --compare --fresh-input-each-rep: the results of a graded timed run, each repetition on an
+    // input of its own (--seed is the last one's; --cpu-reps, or --warmup and --reps, as the timed
+    // run had them). A result passes only with the spot record of every run beside it, each value
+    // right for that run's input.
+    void check_spots(const Case& c, VariantResult& r) const {
+        if (r.status != "pass") return;
+        const bool cpu = std::any_of(spec_.cpu.begin(), spec_.cpu.end(), [&](const CpuVariant& v) { return v.name == r.name; });
+        const int runs = cpu ? options_.cpu_reps : options_.warmup + options_.reps;
+        const std::string path = spot_record_path(options_.compare_file, r.name);
+        const std::string problem =
+            !std::filesystem::is_regular_file(path)
+                ? "no spot record of its timed runs beside it (" + std::filesystem::path(path).filename().string() + ")"
+                : check_spot_record(path, options_.seed, runs, image_.elements(), r.tolerance, [&](uint64_t seed, size_t i) {
+                      return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
+                  });
+        if (problem.empty()) return;
+        r.status = "fail";
+        r.message = problem;
+    }
+
+    template <class Variant>
+    void skip(const Case& c, const Variant& v, const std::string& why) {
+        VariantResult r = variant_row(c, v, std::is_same_v<Variant, GpuVariant> ? "gpu" : "cpu");
+        r.status = "skipped";
+        r.message = why;
+        report_.results.push_back(r);
+    }
+
+    // Threads asked for but not used: the wall clock shows it only on an idle machine.
+    void note_idle_threads(const VariantResult& r) {
+        if (r.threads > 1 && r.busy_threads < r.threads && r.busy_threads < omp_get_num_procs())
+            report_.notes.push_back("warning: " + r.name + " (" + std::to_string(r.threads) + " threads): only " +
+                                    std::to_string(r.busy_threads) + " of them did work in a typical timed run");
+    }
+
+    void note_noise(const VariantResult& r) {
+        for (const auto* t : {&r.time, &r.end_to_end})
+            if (*t && (*t)->noisy())
+                report_.notes.push_back("warning: " + r.name + " timing varies a lot (cv " + std::to_string(int(100 * (*t)->cv)) +
+                                        "%): another program on the machine? compare medians with care");
+    }
+
+    void save_pictures() {
+        if (!out_.enabled()) return;
+        out_.save_image("input", image_);
+        for (const auto& [name, values] : references_) out_.save_result(name, values, image_);
+        for (const Picture& p : pictures_) {
+            const std::vector<float>& reference = references_.at(p.reference).second;
+            out_.save_result(p.name, p.values, image_);
+            out_.save_difference(p.name + "-diff", p.values, reference, image_);
+        }
+        std::cerr << "lab" << spec_.number << ": pictures saved in " << out_.path() << "/\n";
+    }
+
+    int exit_status(bool gpu_skipped) const { return run_exit_status(report_, cuda_failed_, gpu_skipped); }
+
+    struct Picture {
+        std::string name;
+        std::vector<float> values;
+        size_t reference;  // index into references_: the case's reference is kept once
+    };
+
+    const LabSpec& spec_;
+    const Options& options_;
+    const Image& image_;
+    const OutputFolder& out_;
+    std::unique_ptr<GpuSession> session_;
+    std::unique_ptr<HostProblem> host_problems_[2];  // LabSpec::transfers: pageable [0] and pinned [1], made once
+    Report report_;
+    std::vector<std::pair<std::string, std::vector<float>>> references_;
+    std::vector<Picture> pictures_;
+    bool cuda_failed_ = false;
+};
+
+}  // namespace
+
+int run_lab(int argc, char** argv, const LabSpec& spec) {
+    return guarded_main("lab" + std::to_string(spec.number), "a smaller --size or --tile-to", [&] {
+        const Options options = parse_options(argc, argv, spec);
+        if (options.help) {
+            std::cout << options.help_text;
+            return int(kExitPass);
+        }
+        std::string source;
+        const Image image = make_lab_input(options, spec.default_channels, &source);
+        const OutputFolder out(options.out_dir);
+        return LabRun(spec, options, image, out).run(source);
+    });
+}
+
+}  // namespace convlab
