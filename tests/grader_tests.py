@@ -447,6 +447,25 @@ def drawn_cases_differ_by_student():
     assert [c["size"] for _, c in runs] != [c["size"] for _, c in cases.sanitizer_runs(lab3, b)], "each student's own shapes"
     assert all(cases.mask_size(c["mask"]) in lab3["sanitizer"]["mask_sizes"] and c["mask"].startswith("random:") for _, c in runs)
     assert all("--gpu-memory" in cases.input_args(c) for _, c in cases.sanitizer_runs(lab9, a))
+    # Lab 9's sanitizer runs hold at most max_strips strips (a tool's time is per launch), the
+    # last of them short where the drawn height left a remainder, and its racecheck runs at most
+    # max_taps taps (racecheck's time is per shared-memory read); its other tools' are not cut.
+    cap, taps, tall, uncut = lab9["sanitizer"]["max_strips"], lab9["sanitizer"]["max_taps"]["racecheck"], 0, 0
+    for secret in range(40):
+        for tool, c in cases.sanitizer_runs(lab9, secret):
+            width, height = map(int, c["size"].split("x"))
+            k, row = cases.mask_size(c["mask"]), width * c["channels"]
+            assert tool != "racecheck" or width * height * c["channels"] * k * k <= taps, c
+            uncut += tool != "racecheck" and width * height * c["channels"] * k * k > taps
+            rows = (int(c["gpu_memory"]) // 3 - (k - 1) * row) // (5 * row)
+            assert int(c["gpu_memory"]) == cases.strip_budget(c, rows), c
+            assert -(-height // rows) <= cap, (c, rows)
+            tall += height > 12 and width <= 12
+    assert tall > 50 and uncut > 50, (tall, uncut)
+    assert cases.within_taps("7x2759", 3, 31, 1500000) == "7x74" and cases.within_taps("2759x7", 1, 7, 49 * 700) == "100x7"
+    assert cases.within_taps("600x600", 1, 1, 500) == "500x1" and cases.within_taps("9x9", 3, 31, None) == "9x9"
+    assert cases.within_strips("7x2759", 1, 64) == "7x64" and cases.within_strips("7x2759", 16, 64) == "7x1016"
+    assert cases.within_strips("7x2759", 64, 64) == "7x2759" and cases.within_strips("7x50", 1, None) == "7x50"
 
 
 def gradescope_json():

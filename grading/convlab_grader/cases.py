@@ -167,8 +167,11 @@ def sanitizer_runs(spec, secret):
             case = {"size": sanitizer_shape(("wide", "tall", "block")[n % 3], s.get("pixels", SANITIZER_PIXELS), rng),
                     "channels": channels[(start + i) % len(channels)], "border": border,
                     "mask": drawn_mask(spec.get("random_masks", "random"), k, rng), "seed": rng.randrange(1, 1 << 62)}
+            case["size"] = within_taps(case["size"], case["channels"], k, s.get("max_taps", {}).get(tool))
             if "budget_rows" in spec:
-                case["gpu_memory"] = str(strip_budget(case, rng.choice(spec["budget_rows"])))
+                rows = rng.choice(spec["budget_rows"])
+                case["size"] = within_strips(case["size"], rows, s.get("max_strips"))
+                case["gpu_memory"] = str(strip_budget(case, rows))
             case["options"] = drawn_options(spec, rng)
             runs.append((tool, case))
             n += 1
@@ -184,6 +187,38 @@ def sanitizer_shape(kind, pixels, rng):
     across = rng.randint(1, 12)
     along = rng.randint(pixels // (4 * across), pixels // across)
     return f"{along}x{across}" if kind == "wide" else f"{across}x{along}"
+
+
+def within_taps(size, channels, k, max_taps):
+    """A drawn "WxH" cut along its longer side (then its other, if need be) to at most max_taps
+    taps, width x height x channels x K^2 (None: as drawn). Racecheck's time grows with every
+    shared-memory read: on an H100 it costs lab 9's reference about 3.7 us a tap (7x64, three
+    channels, 31x31: 17 s for its three variants), so a drawn 7x2759 image ran past the 90 s limit.
+    The shape keeps its kind: a tall image stays taller than wide."""
+    width, height = map(int, size.split("x"))
+    per_pixel = channels * k * k
+    if max_taps and width * height * per_pixel > max_taps:
+        most = max(1, max_taps // per_pixel)
+        if height >= width:
+            height = max(1, most // width)
+            width = min(width, most)
+        else:
+            width = max(1, most // height)
+            height = min(height, most)
+    return f"{width}x{height}"
+
+
+def within_strips(size, rows, max_strips):
+    """A drawn "WxH" cut to at most max_strips strips of `rows` rows (None: as drawn). Every strip
+    is several launches and copies, each of which costs a sanitizer tool about 5 ms a variant (lab
+    9's reference on an H100), and a few dozen strips meet every edge case that thousands do
+    (strips thinner than the halo, a short last strip). What the cut leaves keeps the drawn
+    height's remainder, so the last strip stays short."""
+    width, _, height = size.partition("x")
+    height = int(height)
+    if max_strips and height > max_strips * rows:
+        height = (max_strips - 1) * rows + 1 + height % rows
+    return f"{width}x{height}"
 
 
 def with_option(args, option, value):

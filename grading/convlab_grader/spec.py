@@ -99,6 +99,15 @@ def load(lab):
     if "args" in sanitizer and "elements" not in spec:
         raise SpecError(f"{path}: the sanitizer's cases are drawn from the secret; accepted: \"pixels\" and \"mask_sizes\" "
                         "to bound them, not \"args\"")
+    strips = sanitizer.get("max_strips")
+    if strips is not None and (not isinstance(strips, int) or isinstance(strips, bool) or strips < 2 or "budget_rows" not in spec):
+        raise SpecError(f"{path}: the sanitizer's max_strips is {strips!r}; accepted: a whole number of strips, at least 2, "
+                        "in a lab with \"budget_rows\"")
+    taps = sanitizer.get("max_taps", {})
+    if not isinstance(taps, dict) or any(tool not in sanitizer.get("tools", {}) or not isinstance(most, int) or isinstance(most, bool)
+                                         or most < 1 for tool, most in taps.items()):
+        raise SpecError(f"{path}: the sanitizer's max_taps is {taps!r}; accepted: {{\"tool\": most taps}}, for tools it runs, "
+                        "each a whole number, at least 1")
     if "elements" in spec and sanitizer and "args" not in sanitizer:
         raise SpecError(f"{path}: an array lab's sanitizer runs need \"args\"")
     # Drawn options: each a range [lowest, highest] of numbers (cases.drawn_options).
