@@ -411,7 +411,7 @@ def help_lists_variants_and_exit_statuses(n):
 def formats_parse():
     base = ["--size", "50x40", "--cpu-reps", "1", "--threads", "1,2"]
     doc = lab_json("lab0-solution", *base)
-    assert doc["schema"] == "convlab.report/1" and doc["lab"] == 0
+    assert doc["schema"] == "convlab.report/2" and doc["lab"] == 0
     status, out, _ = lab("lab0-solution", *base, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert status == 0 and [r["variant"] for r in rows] == ["openmp-reference", "sequential", "openmp", "openmp"], out
@@ -419,6 +419,30 @@ def formats_parse():
     assert status == 0 and "| variant" in out and "| ---" in out, out
     status, out, _ = lab("lab0-solution", *base)
     assert status == 0 and "variant" in out and "PASS" in out, out
+
+
+def figures_are_columns():
+    """Report schema 2: a lab's own figures are its rows' "figures" (name, unit, value), and the
+    CSV and text tables have a column for each figure some row carries and no other: lab 8's
+    stage and share of its pipeline's time, and no column of lab 8's or lab 9's in lab 3's."""
+    base = ["--size", "64x48", "--cpu-reps", "1"]
+    status, out, _ = lab("lab3-solution", *base, "--format", "csv")  # 0 with a GPU, 3 without
+    header = out.splitlines()[0].split(",")
+    assert "median_ms" in header and not {"stage", "share_pct", "rounds", "pco", "host_memory", "strips"} & set(header), header
+    assert all(r["figures"] == [] for r in lab_json("lab3-solution", *base, expect=status)["results"])
+    status, out, _ = lab("lab8-solution", *base, "--format", "csv")
+    reference = [r for r in csv.DictReader(io.StringIO(out)) if r["variant"] == "openmp-reference"]
+    stages = ["smoothing", "gradients", "suppression", "thresholds", "hysteresis"]
+    assert [r["stage"] for r in reference] == stages + [""], out
+    assert abs(sum(float(r["share_pct"]) for r in reference[:5]) - 100) < 1e-3 and reference[5]["share_pct"] == "", out
+    doc = lab_json("lab8-solution", *base, expect=status)
+    rows = [r for r in doc["results"] if r["variant"] == "openmp-reference"]
+    assert rows[0]["figures"][0] == {"name": "stage", "unit": "", "value": "smoothing"}, rows[0]["figures"]
+    assert [(f["name"], f["unit"]) for f in rows[0]["figures"][1:]] == [("share_pct", "%")], rows[0]["figures"]
+    assert rows[5]["figures"] == [], rows[5]
+    _, out, _ = lab("lab8-solution", *base)
+    table = next(line for line in out.splitlines() if line.startswith("variant"))
+    assert table.split()[:2] == ["variant", "stage"] and "share %" in table and "strips" not in table, table
 
 
 def pictures_are_written():
@@ -505,6 +529,7 @@ def register(results, labs):
     results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
+    results.run("report schema 2: a lab's own figures are its columns, no other lab's", figures_are_columns)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
     results.run("the grader's build (labN-graded) holds no CPU reference; reaching for one stops with exit 5",
                 graded_builds_hold_no_reference)

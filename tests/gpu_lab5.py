@@ -82,7 +82,7 @@ def grading_modes():
         status, out, err = lab("lab5-solution", *args, "--check-only", "--raw-out", tmp, "--format", "json")
         assert status == 0, f"exit {status}\n{err[-2000:]}"
         doc = json.loads(out)
-        assert doc["schema"] == "convlab.report/1" and doc["lab"] == 5 and doc["input"]["elements"] == 1003, doc["input"]
+        assert doc["schema"] == "convlab.report/2" and doc["lab"] == 5 and doc["input"]["elements"] == 1003, doc["input"]
         ran = doc["results"]
         assert ran and all(r["status"] == "pass" and r["kind"] == "gpu" for r in ran), ran
         assert len(os.listdir(tmp)) == len(ran), sorted(os.listdir(tmp))

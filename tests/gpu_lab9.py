@@ -10,7 +10,7 @@ import shutil
 import struct
 import tempfile
 
-from testkit import lab, lab_json, peer_timed, sanitizer_clean
+from testkit import figures, lab, lab_json, peer_timed, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 SHAPES = ["1x1", "7x3", "3x40", "257x129", "1031x769"]
@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def rows_of(doc):
     """{(variant, host memory): row} of the GPU rows."""
-    return {(r["variant"], r["strips"]["host_memory"]): r for r in doc["results"] if r["kind"] == "gpu"}
+    return {(r["variant"], figures(r)["host_memory"]): r for r in doc["results"] if r["kind"] == "gpu"}
 
 
 def every_row_passes(doc, where):
@@ -46,7 +46,7 @@ def shape_case(shape):
             limit = int(budget[:-3]) * (1024 if budget.endswith("KiB") else MIB)
             for (v, m), r in rows.items():
                 if v != "whole":
-                    assert r["strips"]["peak_device_mib"] * MIB <= limit, (shape, v, m, r["strips"])
+                    assert figures(r)["peak_device_mib"] * MIB <= limit, (shape, v, m, figures(r))
 
 
 def default_timed_run():
@@ -57,7 +57,7 @@ def default_timed_run():
     rows = every_row_passes(doc, "default run")
     assert doc["transfer_bandwidth"]["h2d_pinned_gbs"] > 0, doc["transfer_bandwidth"]
     for key, r in rows.items():
-        s = r["strips"]
+        s = figures(r)
         assert r["time"]["median_ms"] > 0, key
         for figure in ("h2d_gbs", "d2h_gbs", "kernel_ms", "overlap_efficiency", "peak_device_mib"):
             assert s[figure] and s[figure] > 0, (key, figure, s)
@@ -67,7 +67,7 @@ def default_timed_run():
             assert s["strips"] > 1, (key, s)
     pinned, serial = rows[("overlapped", "pinned")], rows[("serial", "pinned")]
     assert pinned["time"]["median_ms"] < serial["time"]["median_ms"], (pinned["time"], serial["time"])
-    assert pinned["strips"]["overlap_efficiency"] > serial["strips"]["overlap_efficiency"], (pinned["strips"], serial["strips"])
+    assert figures(pinned)["overlap_efficiency"] > figures(serial)["overlap_efficiency"], (figures(pinned), figures(serial))
 
 
 def overlap_bar():
@@ -77,7 +77,7 @@ def overlap_bar():
     doc = lab_json("lab9-solution", "--preset", "overlap-32768", "--variant", "overlapped", "--reps", "3")
     r = rows_of(doc)[("overlapped", "pinned")]
     assert r["status"] == "pass", r["message"]
-    s, t = r["strips"], doc["transfer_bandwidth"]
+    s, t = figures(r), doc["transfer_bandwidth"]
     assert s["overlap_efficiency"] >= 0.85, s
     assert s["h2d_gbs"] >= 0.8 * t["h2d_pinned_gbs"] and s["d2h_gbs"] >= 0.8 * t["d2h_pinned_gbs"], (s, t)
     assert s["peak_device_mib"] <= 2048, s

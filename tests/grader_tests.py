@@ -17,7 +17,7 @@ import zipfile
 from testkit import ROOT, Skip
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import cases, known_bad, performance, report, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import cases, known_bad, performance, report, reports, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -62,6 +62,13 @@ def physical_floor():
     assert performance.floor_ms(["--size", "4000x2000", "--channels", "3", "--mask", "gauss:31:8"], two_pass, "direct") == big_mask
     assert performance.floor_ms(["--size", "64", "--channels", "1", "--mask", "box:3"], {"device": None}) is None
     assert performance.floor_ms(["--elements", "1000"], ref) is None
+    # Lab 9's strips, host to host: the image in and the result out at the reference's pinned
+    # rates, the row's GPUs sharing them (its figures say which memory and how many GPUs).
+    strips = dict(ref, transfer_bandwidth={"h2d_pinned_gbs": 50.0, "d2h_pinned_gbs": 40.0},
+                  results=[{"variant": "multi-gpu", "figures": [{"name": "host_memory", "unit": "", "value": "pinned"},
+                                                                {"name": "gpus", "unit": "", "value": 2}]}])
+    bus = performance.floor_ms(["--size", "8192x4096", "--channels", "1", "--mask", "gauss:7:2"], strips, "multi-gpu")
+    assert abs(bus - performance.FLOOR_SHARE * 4 * 8192 * 4096 / 40.0 * 1e-6 / 2) < 1e-9, bus
 
 
 def contradicted_reports_are_timed_by_the_grader():
@@ -199,7 +206,7 @@ def stage_inputs_reach_each_run_alone():
             files = sorted(os.listdir(given))
             seen.append((argv[argv.index("--variant") + 1], argv[argv.index("--stage") + 1], os.path.basename(given), mode, files,
                          [os.stat(os.path.join(given, f)).st_mode & 0o777 for f in files]))
-            return sandbox.Outcome(0, json.dumps({"results": []}), "", 0.1, False)
+            return sandbox.Outcome(0, json.dumps({"schema": reports.SCHEMA, "results": []}), "", 0.1, False)
 
         os.makedirs(Sub.folder)
         saved = sandbox.run
@@ -242,7 +249,8 @@ def a_mask_that_must_be_refused_is_graded():
         stderr = ""
 
         def __init__(self, statuses):
-            self.stdout = json.dumps({"results": [{"variant": v, "status": st, "message": ""} for v, st in statuses.items()]})
+            self.stdout = json.dumps({"schema": reports.SCHEMA,
+                                      "results": [{"variant": v, "status": st, "message": ""} for v, st in statuses.items()]})
 
         def describe(self):
             return "exit 0"
@@ -468,6 +476,22 @@ def drawn_cases_differ_by_student():
     assert cases.within_strips("7x2759", 64, 64) == "7x2759" and cases.within_strips("7x50", 1, None) == "7x50"
 
 
+def reports_of_another_schema_are_refused():
+    """The grader reads report schema 2 alone: a report of schema 1 (a program built with an older
+    kit, or one that forges its report) is refused with one line and read as no report, so a
+    refusal it claims earns nothing; a row's own figures are read by name."""
+    old = json.dumps({"schema": "convlab.report/1", "results": [{"variant": "tiled", "status": "skipped"}]})
+    try:
+        reports.load(old, "lab3")
+        raise AssertionError("a report of schema 1 was read")
+    except reports.ReportError as why:
+        assert "'convlab.report/1'" in str(why) and reports.SCHEMA in str(why) and "\n" not in str(why), why
+    assert reports.parse(old) is None and reports.parse("[1, 2]") is None and reports.parse("garbage") is None
+    assert reports.parse(json.dumps({"schema": reports.SCHEMA, "results": []})) == {"schema": reports.SCHEMA, "results": []}
+    row = {"figures": [{"name": "stage", "unit": "", "value": "hysteresis"}, {"name": "rounds", "unit": "", "value": 3}]}
+    assert reports.figures(row) == {"stage": "hysteresis", "rounds": 3} and reports.figures({"figures": None}) == {}
+
+
 def gradescope_json():
     result = {"student": "s", "lab": 3, "score": 70.5, "max_score": 100, "manual": 0, "missing": [], "ignored": [],
               "build": {"ok": True, "log": ""}, "cases": [], "deductions": [],
@@ -647,7 +671,7 @@ for v in args[args.index("--variant") + 1].split(","):
         claimed.append(float(answer))
     med = lambda xs: sorted(xs)[len(xs) // 2]
     results.append({"variant": v, "status": "pass", "time": {"median_ms": med(claimed)}, "peer_time": {"median_ms": med(measured)}})
-print(json.dumps({"results": results, "device": {}}))
+print(json.dumps({"schema": "SCHEMA", "results": results, "device": {}}))
 """
 
 
@@ -674,7 +698,7 @@ def peer_timing_plumbing():
             raise Skip("needs /usr/bin/python3 to run inside the jail")
         timer = os.path.join(tmp, "timer")  # the reference build: timer, and the honest program it times
         with open(timer, "w") as f:
-            f.write(FAKE_PEER.replace("DIVIDE", "1"))
+            f.write(FAKE_PEER.replace("DIVIDE", "1").replace("SCHEMA", reports.SCHEMA))
         os.chmod(timer, 0o755)
         spec = json.loads(json.dumps(specs.load(3)))
         spec["performance"]["runs"] = 2
@@ -686,7 +710,7 @@ def peer_timing_plumbing():
             os.makedirs(folder)
             program = os.path.join(folder, "program")
             with open(program, "w") as f:
-                f.write(FAKE_PEER.replace("DIVIDE", str(divide)))
+                f.write(FAKE_PEER.replace("DIVIDE", str(divide)).replace("SCHEMA", reports.SCHEMA))
             os.chmod(program, 0o755)
             identity = iso.identity(0 if name == "honest" else 1, folder)
             iso.hand_over(folder, identity)
@@ -956,6 +980,7 @@ def register(results):
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
     results.run("grader: a time report the grader's own process contradicts is replaced by the grader's clock; honest overhead is not",
                 contradicted_reports_are_timed_by_the_grader)
+    results.run("grader: a report of another schema is refused in one line and read as none", reports_of_another_schema_are_refused)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)

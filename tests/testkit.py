@@ -11,6 +11,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "grading"))
+from convlab_grader import reports  # noqa: E402  (the grader's reader of reports: one schema check, one figures())
+
+figures = reports.figures
 
 
 def labs():
@@ -99,7 +103,7 @@ def lab(binary, *args, env=None, timeout=300):
 def lab_json(binary, *args, env=None, expect=0):
     status, out, err = lab(binary, *args, "--format", "json", env=env)
     assert status == expect, f"{binary} {' '.join(args)}: exit {status}, expected {expect}\n{err[-2000:]}"
-    return json.loads(out)
+    return reports.load(out, binary)
 
 
 def peer_timed(timer, worker, args):
@@ -115,7 +119,7 @@ def peer_timed(timer, worker, args):
                               capture_output=True, text=True, timeout=300)
     out, err = proc.communicate(timeout=300)
     assert out.strip().startswith("{"), f"the timer wrote no report (exit {proc.returncode}): {err[-2000:]}"
-    return json.loads(out), done.returncode
+    return reports.load(out, timer), done.returncode
 
 
 def is_convolution_lab(n):

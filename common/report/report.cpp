@@ -14,13 +14,59 @@
 
 namespace convlab {
 
+void VariantResult::set_label(const std::string& key, const std::string& header, const std::string& text) {
+    Figure f{key, header, "", std::nullopt, text};
+    for (Figure& old : figures)
+        if (old.key == key) return void(old = f);
+    figures.push_back(f);
+}
+
+void VariantResult::set_figure(const std::string& key, const std::string& header, const std::string& unit, double value, int decimals) {
+    Figure f{key, header, unit, value, "", decimals};
+    for (Figure& old : figures)
+        if (old.key == key) return void(old = f);
+    figures.push_back(f);
+}
+
+const Figure* VariantResult::figure(const std::string& key) const {
+    for (const Figure& f : figures)
+        if (f.key == key) return &f;
+    return nullptr;
+}
+
+std::string VariantResult::label(const std::string& key) const {
+    const Figure* f = figure(key);
+    return f && f->label() ? f->text : std::string();
+}
+
+std::optional<double> VariantResult::number(const std::string& key) const {
+    const Figure* f = figure(key);
+    return f ? f->number : std::nullopt;
+}
+
+namespace {
+
+// Two rows of the same part of a run: the same labels (lab 8's stage; none in most labs).
+bool same_part(const VariantResult& a, const VariantResult& b) {
+    auto labels = [](const VariantResult& r) {
+        std::vector<std::pair<std::string, std::string>> found;
+        for (const Figure& f : r.figures)
+            if (f.label()) found.emplace_back(f.key, f.text);
+        std::sort(found.begin(), found.end());
+        return found;
+    };
+    return labels(a) == labels(b);
+}
+
+}  // namespace
+
 void derive_figures(Report& report) {
     const double pixels = double(report.width) * report.height;
     const double values = pixels * report.channels;
     auto same_case = [](const VariantResult& a, const VariantResult& b) { return a.mask_spec == b.mask_spec; };
     auto reference_of = [&](const VariantResult& r) -> const VariantResult* {
         for (const auto& o : report.results)
-            if (o.kind == "reference" && o.time && same_case(o, r) && o.stage == r.stage) return &o;
+            if (o.kind == "reference" && o.time && same_case(o, r) && same_part(o, r)) return &o;
         return nullptr;
     };
     // The baseline of a thread sweep is its own 1-thread run; of anything else, the named variant.
@@ -42,7 +88,6 @@ void derive_figures(Report& report) {
         if (omp) r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
         const VariantResult* b = r.kind == "reference" ? nullptr : baseline_of(r);  // the reference has "vs omp" instead
         if (b) r.speedup_vs_baseline = b->time->median_ms / r.time->median_ms;
-        if (!r.stage.empty() && r.rounds > 0) r.ms_per_round = r.time->median_ms / r.rounds;
         // Efficiency only means something in a thread sweep: the variant's own 1-thread run is the base.
         const auto runs = std::count_if(report.results.begin(), report.results.end(),
                                         [&](auto& o) { return o.name == r.name && same_case(o, r); });
@@ -88,29 +133,40 @@ struct Column {
     bool right = true;
 };
 
-std::vector<Column> columns(bool sweep) {
+std::string figure_cell(const VariantResult& r, const std::string& key) {
+    const Figure* f = r.figure(key);
+    if (!f) return "";
+    if (f->label()) return f->text;
+    return (f->decimals < 0 ? format_sig3(*f->number) : format_fixed(*f->number, f->decimals)) + (f->unit == "x" ? "x" : "");
+}
+
+// Every figure some row carries, once, in the order they first appear: labels or numbers.
+std::vector<Figure> figures_carried(const Report& report, bool labels) {
+    std::vector<Figure> found;
+    for (const VariantResult& r : report.results)
+        for (const Figure& f : r.figures)
+            if (f.label() == labels && std::none_of(found.begin(), found.end(), [&](const Figure& o) { return o.key == f.key; }))
+                found.push_back(f);
+    return found;
+}
+
+// The core columns every lab has, the labels after the variant's name and the lab's own
+// numbers at the end.
+std::vector<Column> columns(const Report& report) {
+    const bool sweep = report.mask_specs.size() > 1;
     auto timing = [](const std::optional<TimingStats>& t, double TimingStats::*field) {
         return t ? format_sig3((*t).*field) : std::string();
     };
-    return {
-        {"variant", [](const VariantResult& r) { return r.name; }, false},
-        {"stage", [](const VariantResult& r) { return r.stage; }, false},
-        {"memory", [](const VariantResult& r) { return r.host_memory; }, false},
-        {"GPUs", [](const VariantResult& r) { return r.gpus ? std::to_string(r.gpus) : ""; }},
-        {"strips", [](const VariantResult& r) { return r.strips ? std::to_string(r.strips) : ""; }},
+    std::vector<Column> found = {{"variant", [](const VariantResult& r) { return r.name; }, false}};
+    for (const Figure& f : figures_carried(report, true))
+        found.push_back({f.header, [key = f.key](const VariantResult& r) { return figure_cell(r, key); }, false});
+    std::vector<Column> core = {
         {"mask", [sweep](const VariantResult& r) { return sweep ? r.mask_spec : std::string(); }, false},
         {"threads", [](const VariantResult& r) { return r.threads ? std::to_string(r.threads) : ""; }},
         {"check", [](const VariantResult& r) { return r.status == "pass" ? std::string("PASS") : r.status == "fail" ? "FAIL" : r.status; }, false},
         {"median ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::median_ms); }},
         {"min ms", [=](const VariantResult& r) { return timing(r.time, &TimingStats::min_ms); }},
         {"cv %", [](const VariantResult& r) { return r.time && r.time->samples > 1 ? format_fixed(100 * r.time->cv, 1) : ""; }},
-        {"share %", [](const VariantResult& r) { return opt(r.share_pct, [](double v) { return format_fixed(v, 1); }); }},
-        {"peak MiB", [](const VariantResult& r) { return opt(r.peak_device_mib, [](double v) { return format_fixed(v, 0); }); }},
-        {"H2D GB/s", [](const VariantResult& r) { return opt(r.h2d_gbs, [](double v) { return format_fixed(v, 1); }); }},
-        {"D2H GB/s", [](const VariantResult& r) { return opt(r.d2h_gbs, [](double v) { return format_fixed(v, 1); }); }},
-        {"kernel ms", [](const VariantResult& r) { return opt(r.kernel_ms); }},
-        {"overlap", [](const VariantResult& r) { return opt(r.overlap_efficiency, [](double v) { return format_fixed(v, 2); }); }},
-        {"vs 1 GPU", [](const VariantResult& r) { return opt(r.speedup_vs_one_gpu, [](double v) { return format_sig3(v) + "x"; }); }},
         {"e2e ms", [=](const VariantResult& r) { return timing(r.end_to_end, &TimingStats::median_ms); }},
         {"e2e pinned ms", [=](const VariantResult& r) { return timing(r.end_to_end_pinned, &TimingStats::median_ms); }},
         {"Mpix/s", [](const VariantResult& r) { return opt(r.mpix_per_s); }},
@@ -121,12 +177,11 @@ std::vector<Column> columns(bool sweep) {
         {"vs omp", [](const VariantResult& r) { return opt(r.speedup_vs_omp, [](double v) { return format_sig3(v) + "x"; }); }},
         {"vs base", [](const VariantResult& r) { return opt(r.speedup_vs_baseline, [](double v) { return format_sig3(v) + "x"; }); }},
         {"eff %", [](const VariantResult& r) { return opt(r.parallel_efficiency, [](double v) { return format_fixed(v, 0); }); }},
-        {"rounds", [](const VariantResult& r) { return r.rounds >= 0 ? std::to_string(r.rounds) : ""; }},
-        {"ms/round", [](const VariantResult& r) { return opt(r.ms_per_round, [](double v) { return format_sig3(v); }); }},
-        {"Pco", [](const VariantResult& r) { return opt(r.pco, [](double v) { return format_fixed(v, 4); }); }},
-        {"Pnd", [](const VariantResult& r) { return opt(r.pnd, [](double v) { return format_fixed(v, 4); }); }},
-        {"Pfa", [](const VariantResult& r) { return opt(r.pfa, [](double v) { return format_fixed(v, 4); }); }},
     };
+    found.insert(found.end(), core.begin(), core.end());
+    for (const Figure& f : figures_carried(report, false))
+        found.push_back({f.header, [key = f.key](const VariantResult& r) { return figure_cell(r, key); }});
+    return found;
 }
 
 // A GPU variant that did not run because there is no usable GPU: the header's GPU line says why,
@@ -138,7 +193,7 @@ bool skipped_for_want_of_gpu(const Report& report, const VariantResult& r) {
 // The table's cells, without the columns that are empty in every row.
 std::vector<std::vector<std::string>> table(const Report& report, std::vector<Column>& used) {
     std::vector<std::vector<std::string>> rows;
-    for (const Column& column : columns(report.mask_specs.size() > 1)) {
+    for (const Column& column : columns(report)) {
         bool any = column.header == "variant" || column.header == "check";
         for (const auto& r : report.results) any = any || !column.cell(r).empty();
         if (any) used.push_back(column);
@@ -256,12 +311,15 @@ std::string csv_field(const std::string& text) {
 }
 
 std::string render_csv(const Report& report) {
-    // Fixed columns in full precision, so a spreadsheet or a plot can rely on them.
+    // The core columns in full precision, so a spreadsheet or a plot can rely on them, then one
+    // column for each figure of the lab's own that some row carries.
+    std::vector<Figure> own = figures_carried(report, true);
+    for (const Figure& f : figures_carried(report, false)) own.push_back(f);
     std::ostringstream out;
     out << "lab,variant,kind,threads,status,median_ms,min_ms,cv,e2e_median_ms,e2e_pinned_median_ms,mpix_per_s,gb_per_s,"
-           "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message,"
-           "stage,share_pct,rounds,pco,pnd,pfa,ms_per_round,host_memory,strips,gpus,peak_device_mib,h2d_gbs,d2h_gbs,kernel_ms,"
-           "overlap_efficiency,speedup_vs_one_gpu\n";
+           "pct_copy_bandwidth,gflop_per_s,pct_fp32_peak,speedup_vs_omp,speedup_vs_baseline,width,height,channels,mask,border,message";
+    for (const Figure& f : own) out << "," << csv_field(f.key);
+    out << "\n";
     auto num = [](const std::optional<double>& v) { return v ? format_fixed(*v, 6) : std::string(); };
     for (const auto& r : report.results) {
         out << report.lab << "," << csv_field(r.name) << "," << r.kind << "," << r.threads << "," << r.status << ","
@@ -273,11 +331,13 @@ std::string render_csv(const Report& report) {
             << num(r.mpix_per_s) << "," << num(r.gb_per_s) << "," << num(r.pct_copy_bandwidth) << "," << num(r.gflop_per_s) << ","
             << num(r.pct_fp32_peak) << "," << num(r.speedup_vs_omp) << "," << num(r.speedup_vs_baseline) << "," << report.width
             << "," << report.height << "," << report.channels << "," << csv_field(r.mask_spec) << "," << report.border << ","
-            << csv_field(r.message) << "," << csv_field(r.stage) << "," << num(r.share_pct) << ","
-            << (r.rounds >= 0 ? std::to_string(r.rounds) : std::string()) << "," << num(r.pco) << "," << num(r.pnd) << ","
-            << num(r.pfa) << "," << num(r.ms_per_round) << "," << r.host_memory << "," << r.strips << "," << r.gpus << ","
-            << num(r.peak_device_mib) << "," << num(r.h2d_gbs) << "," << num(r.d2h_gbs) << "," << num(r.kernel_ms) << ","
-            << num(r.overlap_efficiency) << "," << num(r.speedup_vs_one_gpu) << "\n";
+            << csv_field(r.message);
+        for (const Figure& f : own) {
+            const Figure* mine = r.figure(f.key);
+            out << "," << (!mine ? std::string() : mine->label() ? csv_field(mine->text)
+                                                : mine->decimals == 0 ? format_fixed(*mine->number, 0) : num(mine->number));
+        }
+        out << "\n";
     }
     return out.str();
 }
@@ -301,6 +361,13 @@ nlohmann::json transfers_json(const std::optional<TransferBandwidth>& t) {
 }
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+nlohmann::json figures_json(const VariantResult& r) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Figure& f : r.figures)
+        list.push_back({{"name", f.key}, {"unit", f.unit}, {"value", f.label() ? nlohmann::json(f.text) : nlohmann::json(*f.number)}});
+    return list;
+}
 
 std::string render_json(const Report& report) {
     using nlohmann::json;
@@ -337,16 +404,7 @@ std::string render_json(const Report& report) {
                            {"pct_fp32_peak", optional_json(r.pct_fp32_peak)}, {"speedup_vs_omp", optional_json(r.speedup_vs_omp)},
                            {"speedup_vs_baseline", optional_json(r.speedup_vs_baseline)},
                            {"parallel_efficiency_pct", optional_json(r.parallel_efficiency)},
-                           {"stage", r.stage.empty() ? json(nullptr) : json(r.stage)}, {"share_pct", optional_json(r.share_pct)},
-                           {"rounds", r.rounds >= 0 ? json(r.rounds) : json(nullptr)}, {"ms_per_round", optional_json(r.ms_per_round)},
-                           {"edge_agreement", r.pco ? json{{"pco", *r.pco}, {"pnd", *r.pnd}, {"pfa", *r.pfa}} : json(nullptr)},
-                           {"strips", r.host_memory.empty() ? json(nullptr)
-                                                            : json{{"host_memory", r.host_memory}, {"strips", r.strips}, {"gpus", r.gpus},
-                                                                   {"peak_device_mib", optional_json(r.peak_device_mib)},
-                                                                   {"h2d_gbs", optional_json(r.h2d_gbs)}, {"d2h_gbs", optional_json(r.d2h_gbs)},
-                                                                   {"kernel_ms", optional_json(r.kernel_ms)},
-                                                                   {"overlap_efficiency", optional_json(r.overlap_efficiency)},
-                                                                   {"speedup_vs_one_gpu", optional_json(r.speedup_vs_one_gpu)}}}});
+                           {"figures", figures_json(r)}});
     }
     json doc = {{"schema", kReportSchema},
                 {"lab", report.lab},

@@ -17,8 +17,23 @@
 
 namespace convlab {
 
-// Bump when a field changes meaning or disappears; adding a field keeps the version.
-constexpr const char* kReportSchema = "convlab.report/1";
+// Bump when a field changes meaning or disappears; adding a field keeps the version. Schema 2:
+// a lab's own figures are a row's "figures" list, no longer fields of every row (common/README.md
+// documents the schema).
+constexpr const char* kReportSchema = "convlab.report/2";
+
+// A figure of a lab's own on a result row: lab 8's stage, rounds and edge agreement, lab 9's
+// host memory, strips and copy rates. The renderers print a column for each figure some row
+// carries, so a lab adds a figure without touching them, and no other lab's table shows it.
+struct Figure {
+    std::string key;     // the CSV column and JSON name: "overlap_efficiency"
+    std::string header;  // the text table's column: "overlap"
+    std::string unit;    // "" (a count or a ratio), "ms", "MiB", "GB/s", "%", or "x" (a speed-up, printed after the value)
+    std::optional<double> number;  // a measured figure, or else
+    std::string text;              // a label naming the row's part of the run (a stage, a host memory)
+    int decimals = -1;             // the text table's fixed decimals; -1: three significant digits
+    bool label() const { return !number; }
+};
 
 struct VariantResult {
     std::string name;
@@ -41,25 +56,19 @@ struct VariantResult {
     std::optional<TimingStats> critical_path;  // CPU variants: the busiest thread's CPU time (cpu_work.hpp)
     int busy_threads = 0;                      // CPU variants: threads that did work, in the median run
     WorkModel model;  // the variant's: DRAM bytes and flops per output value
-    // Lab 8: the row of one stage of a pipeline (empty: the whole variant), its share of the sum of
-    // its pipeline's stage times, a hysteresis' global rounds, and the whole edge map's agreement
-    // with the reference's (canny.hpp's Pco, Pnd, Pfa).
-    std::string stage;
-    std::optional<double> share_pct;
-    int rounds = -1;
-    std::optional<double> pco, pnd, pfa;
 
     // Derived from time (see derive_figures); absent when there is no time or no ceiling.
     std::optional<double> mpix_per_s, gb_per_s, pct_copy_bandwidth, gflop_per_s, pct_fp32_peak;
     std::optional<double> speedup_vs_omp, speedup_vs_baseline, parallel_efficiency;
-    std::optional<double> ms_per_round;  // a stage row with rounds: its time over them (lab 8's hysteresis)
-    // Lab 9 (strip_lab.hpp): the host memory a strip variant ran from, its strips and GPUs, the
-    // most device memory it held at once, and from the driver's records of its median run the
-    // copy rates while each copy engine was busy, the kernels' busy time, the overlap efficiency
-    // (the busiest engine's time over the run's), and its speed-up over the one-GPU variant.
-    std::string host_memory;
-    int strips = 0, gpus = 0;
-    std::optional<double> peak_device_mib, h2d_gbs, d2h_gbs, kernel_ms, overlap_efficiency, speedup_vs_one_gpu;
+
+    std::vector<Figure> figures;  // the lab's own, in the order their columns appear
+
+    // A label (set_label) or a number (set_figure) under its key, replacing one the row had.
+    void set_label(const std::string& key, const std::string& header, const std::string& text);
+    void set_figure(const std::string& key, const std::string& header, const std::string& unit, double value, int decimals = -1);
+    const Figure* figure(const std::string& key) const;      // nullptr: the row has none
+    std::string label(const std::string& key) const;          // "" where the row has none
+    std::optional<double> number(const std::string& key) const;
 };
 
 struct Report {

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from . import build, cases, hidden_cases, performance, sandbox, sanitizer_runs, scoring, submission
+from . import build, cases, hidden_cases, performance, reports, sandbox, sanitizer_runs, scoring, submission
 from .spec import KIT
 
 RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
@@ -143,7 +143,7 @@ class Session:
         gives; which file holds which result is the harness's business alone."""
         done = subprocess.run([self.reference, "--check-only", *args, "--compare", out, "--format", "json"],
                               capture_output=True, text=True, timeout=600)
-        doc = sandbox.parse_json(done.stdout)
+        doc = reports.parse(done.stdout)
         if not doc:
             return {}
         verdicts = {}

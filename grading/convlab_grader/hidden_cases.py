@@ -9,7 +9,7 @@ import secrets
 import shutil
 import tempfile
 
-from . import cases, sandbox, spec
+from . import cases, reports, sandbox, spec
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
 CASES_AT_ONCE = 4  # hidden cases run side by side (one at a time where the spec says gpu_to_itself)
@@ -118,7 +118,7 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
 def tally_case(session, sub, tally, index, ran, verdicts):
     """Case `index`'s verdict for every graded variant, into the report and the tally."""
     case = sub.cases[index]
-    own = sandbox.parse_json(ran.stdout) or {}
+    own = reports.parse(ran.stdout) or {}
     # A variant with a documented size limit earns the case by refusing it, which the
     # program must say itself: a run that died, hung or wrote nothing refused nothing.
     reported = own.get("results", []) if isinstance(own, dict) else []
@@ -155,7 +155,7 @@ def why_no_result(ran, own, variant, stage=None):
         return ran.describe()
     for r in own.get("results", []) if isinstance(own, dict) else []:
         # "fail" without a raw result: the harness refused to write one (a GPU variant that launched no kernel)
-        if r.get("variant") == variant and (stage is None or r.get("stage") == stage) and \
+        if r.get("variant") == variant and (stage is None or reports.figures(r).get("stage") == stage) and \
                 r.get("status") in ("not-implemented", "error", "skipped", "fail"):
             return f"{r['status']}: {r.get('message', '')}"[:300]
     return f"no result written ({ran.describe()}); {ran.stderr.strip()[-200:]}"

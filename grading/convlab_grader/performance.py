@@ -9,7 +9,7 @@ import socket
 import statistics
 import subprocess
 
-from . import cases, sandbox, scoring
+from . import cases, reports, sandbox, scoring
 
 FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is impossible, not fast
 # Peer timing: what the grader's timer measures around a repetition exceeds the program's own
@@ -114,7 +114,7 @@ def floor_ms(args, reference_doc, variant=None):
     row = next((r for r in reference_doc.get("results", []) if isinstance(r, dict) and r.get("variant") == variant), {})
     # Host memory to host memory (lab 9): every byte of the image crosses the bus in and every float
     # of the result out, the two copy engines at once, at the pinned rates the reference measured.
-    copies, strips = reference_doc.get("transfer_bandwidth") or {}, row.get("strips") or {}
+    copies, strips = reference_doc.get("transfer_bandwidth") or {}, reports.figures(row)
     if strips.get("host_memory") == "pinned" and copies.get("h2d_pinned_gbs") and copies.get("d2h_pinned_gbs"):
         bus_ms = max(values / copies["h2d_pinned_gbs"], 4 * values / copies["d2h_pinned_gbs"]) * 1e-6
         return FLOOR_SHARE * bus_ms / max(1, strips.get("gpus") or 1)
@@ -159,7 +159,7 @@ def timed_run(session, binary, out, perf, identity):
     ran = sandbox.run(session.isolation, [binary, *timed_args(perf), "--variant", ",".join(perf["variants"]), "--reps",
                                           str(perf.get("reps", 15)), *cpu, *fresh, "--format", "json", "--raw-out", out], out,
                       perf.get("time_limit_s", 300), identity=identity, env={"OMP_WAIT_POLICY": "passive"} if cpu_lab else None)
-    doc = sandbox.parse_json(ran.stdout) or {}
+    doc = reports.parse(ran.stdout) or {}
     outside = cpu_outside_program(ran, doc) if cpu_lab else None
     if outside:  # its critical path missed that work: no time counts from this run
         return ran, {"results": [{"status": "error", "message": outside}]}, {}
@@ -200,7 +200,7 @@ def peer_timed_run(session, binary, out, perf, identity):
     except subprocess.TimeoutExpired:
         timer.kill()
         stdout, stderr = timer.communicate()
-    doc = sandbox.parse_json(stdout) or {}
+    doc = reports.parse(stdout) or {}
     if not doc and identity is None:
         raise RuntimeError(f"the grader's timer failed: {stderr.strip()[-500:]}")
     times, peer = {}, {}

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from . import jail
+from . import jail, reports
 
 OUTPUT_LIMIT = 64 * 1024           # bytes of stdout/stderr kept per run
 UID_BASE = 61000                   # submission i runs as user and group UID_BASE + i (no account needed)
@@ -179,11 +179,11 @@ class Outcome:
         telling = min(outcomes, key=rank)
         results = []
         for o in outcomes:
-            doc = parse_json(o.stdout)
+            doc = reports.parse(o.stdout)
             results += doc.get("results", []) if isinstance(doc, dict) else []
         cpu = [o.cpu_ms for o in outcomes]
         tool = lambda text: "".join(line for line in text.splitlines(True) if line.startswith("========="))  # noqa: E731
-        return cls(telling.status, json.dumps({"results": results}), "".join(tool(o.stdout) + o.stderr for o in outcomes)[-OUTPUT_LIMIT:],
+        return cls(telling.status, json.dumps({"schema": reports.SCHEMA, "results": results}), "".join(tool(o.stdout) + o.stderr for o in outcomes)[-OUTPUT_LIMIT:],
                    sum(o.seconds for o in outcomes), telling.timed_out, telling.reason,
                    sum(cpu) if all(c is not None for c in cpu) else None)
 
@@ -253,14 +253,6 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
     text = lambda b: b[-OUTPUT_LIMIT:].decode(errors="replace")  # noqa: E731
     err, cpu_ms = _jail_cpu_time(text(err)) if identity and isolation.prefix else (text(err), None)
     return Outcome(status, text(out), err, time.time() - started, timed_out, cpu_ms=cpu_ms)
-
-
-def parse_json(text):
-    """A program's JSON output, or None when it wrote none (or garbage)."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
 
 
 def _jail_cpu_time(stderr):

@@ -215,22 +215,30 @@ TEST(Render, JsonFollowsTheSchema) {
     EXPECT_EQ(doc["masks"][0], "box:3");
 }
 
-TEST(Report, StageRowsCompareWithTheReferencesSameStageAndCountNoFlops) {
+// A row's figure of the lab's own in the JSON report (schema 2), or null.
+nlohmann::json figure_of(const nlohmann::json& row, const std::string& name) {
+    for (const auto& f : row["figures"])
+        if (f["name"] == name) return f["value"];
+    return nullptr;
+}
+
+TEST(Report, LabelledRowsCompareWithTheReferencesSamePartAndCountNoFlops) {
     Report report = sample();
     report.results.clear();
     auto stage_row = [](const std::string& name, const std::string& kind, const std::string& stage, double ms) {
         VariantResult r = row(name, kind, ms);
-        r.stage = stage;
+        if (!stage.empty()) r.set_label("stage", "stage", stage);
         r.model.bytes_per_value = 9;
         r.model.counts_flops = false;
         return r;
     };
     report.results = {stage_row("openmp-reference", "reference", "gradients", 10.0), stage_row("openmp-reference", "reference", "", 40.0),
                       stage_row("fused", "gpu", "gradients", 0.5), stage_row("fused", "gpu", "", 1.0)};
-    report.results[2].share_pct = 50.0;
-    report.results[3].rounds = 6;
-    report.results[2].rounds = 4;  // a stage's rounds give its time a round; a pipeline's do not
-    report.results[3].pco = 1.0, report.results[3].pnd = 0.0, report.results[3].pfa = 0.0;
+    report.results[2].set_figure("share_pct", "share %", "%", 50.0, 1);
+    report.results[3].set_figure("rounds", "rounds", "", 6, 0);
+    report.results[2].set_figure("ms_per_round", "ms/round", "ms", 0.125);
+    report.results[3].set_figure("pco", "Pco", "", 1.0, 4);
+    report.results[3].set_figure("pco", "Pco", "", 0.5, 4);  // set again: replaced, not added
     report.check_rule = "each stage alone";
     report.byte_model_rule = "gradients 9 B";
     derive_figures(report);
@@ -239,37 +247,60 @@ TEST(Report, StageRowsCompareWithTheReferencesSameStageAndCountNoFlops) {
     EXPECT_FALSE(report.results[2].gflop_per_s);
     EXPECT_FALSE(report.results[2].pct_fp32_peak);
     EXPECT_DOUBLE_EQ(*report.results[2].gb_per_s, 9.0 * 1e6 / 0.5e-3 * 1e-9);
-    EXPECT_DOUBLE_EQ(*report.results[2].ms_per_round, 0.125);
-    EXPECT_FALSE(report.results[3].ms_per_round);
+    EXPECT_EQ(report.results[3].figures.size(), 2u);
+    EXPECT_EQ(report.results[2].label("stage"), "gradients");
+    EXPECT_EQ(report.results[3].label("stage"), "");
+    EXPECT_DOUBLE_EQ(*report.results[3].number("pco"), 0.5);
+    EXPECT_FALSE(report.results[3].number("share_pct"));
     const std::string text = render(report, Format::Text);
-    for (const char* expected : {"stage", "share %", "rounds", "ms/round", "0.125", "Pco", "Check    each stage alone", "byte model: gradients 9 B", "1.0000"})
+    for (const char* expected : {"share %", "rounds", "ms/round", "0.125", "Pco", "0.5000", "50.0", "Check    each stage alone",
+                                 "byte model: gradients 9 B"})
         EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
-    const std::string header = text.substr(text.find("\nvariant"), text.find('\n', text.find("\nvariant") + 1) - text.find("\nvariant"));
+    const size_t at = text.find("\nvariant") + 1;
+    const std::string header = text.substr(at, text.find('\n', at) - at);
+    std::istringstream words(header);
+    std::string first, second;
+    words >> first >> second;
+    EXPECT_EQ(first + " " + second, "variant stage") << header;  // a label comes after the variant's name
+    EXPECT_NE(header.find("share %"), std::string::npos) << header;
+    EXPECT_GT(header.find("share %"), header.find("median ms")) << header;  // numbers after the core columns
     EXPECT_EQ(header.find("GFLOP/s"), std::string::npos) << header;  // no flops counted, so no column
     const auto doc = nlohmann::json::parse(render(report, Format::Json));
-    EXPECT_EQ(doc["results"][2]["stage"], "gradients");
-    EXPECT_EQ(doc["results"][3]["rounds"], 6);
-    EXPECT_EQ(doc["results"][2]["ms_per_round"], 0.125);
-    EXPECT_EQ(doc["results"][3]["edge_agreement"]["pco"], 1.0);
-    EXPECT_TRUE(doc["results"][1]["edge_agreement"].is_null());
+    EXPECT_EQ(figure_of(doc["results"][2], "stage"), "gradients");
+    EXPECT_EQ(figure_of(doc["results"][3], "rounds"), 6);
+    EXPECT_EQ(doc["results"][2]["figures"][2], (nlohmann::json{{"name", "ms_per_round"}, {"unit", "ms"}, {"value", 0.125}}));
+    EXPECT_EQ(doc["results"][2]["figures"][1]["unit"], "%");
+    EXPECT_TRUE(doc["results"][1]["figures"].empty());
+    EXPECT_FALSE(doc["results"][2].contains("stage")) << "schema 2: a lab's figures are no fields of every row";
     const std::string csv = render(report, Format::Csv);
-    EXPECT_NE(csv.substr(0, csv.find('\n')).find(",stage,share_pct,rounds,pco,pnd,pfa,ms_per_round"), std::string::npos) << csv;
+    EXPECT_NE(csv.substr(0, csv.find('\n')).find(",message,stage,share_pct,ms_per_round,rounds,pco"), std::string::npos) << csv;
 }
 
-TEST(Report, RowsWithoutStagesKeepTheImageLabsColumns) {
+TEST(Report, RowsWithoutFiguresHaveTheCoreColumnsAlone) {
     const std::string text = render(sample(), Format::Text);
     EXPECT_EQ(text.find("stage"), std::string::npos) << text;
     EXPECT_EQ(text.find("share %"), std::string::npos) << text;
     EXPECT_NE(text.find("Check    against the CPU reference"), std::string::npos) << text;
+    const std::string csv = render(sample(), Format::Csv);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    EXPECT_EQ(header.substr(header.size() - 15), ",border,message") << csv;  // no column of any lab's own figures
 }
 
 TEST(Report, StripRowsShowTheirMemoryCopiesAndOverlap) {
     Report report = sample();
     report.results = {row("overlapped", "gpu", 90.0), row("multi-gpu", "gpu", 50.0)};
-    report.results[0].host_memory = "pinned", report.results[0].gpus = 1, report.results[0].strips = 8;
-    report.results[0].peak_device_mib = 1920.7, report.results[0].h2d_gbs = 50.1, report.results[0].d2h_gbs = 53.2;
-    report.results[0].kernel_ms = 24.9, report.results[0].overlap_efficiency = 0.934;
-    report.results[1].host_memory = "pinned", report.results[1].gpus = 2, report.results[1].speedup_vs_one_gpu = 1.8;
+    VariantResult& one = report.results[0];
+    one.set_label("host_memory", "memory", "pinned");
+    one.set_figure("gpus", "GPUs", "", 1, 0);
+    one.set_figure("strips", "strips", "", 8, 0);
+    one.set_figure("peak_device_mib", "peak MiB", "MiB", 1920.7, 0);
+    one.set_figure("h2d_gbs", "H2D GB/s", "GB/s", 50.1, 1);
+    one.set_figure("d2h_gbs", "D2H GB/s", "GB/s", 53.2, 1);
+    one.set_figure("kernel_ms", "kernel ms", "ms", 24.9);
+    one.set_figure("overlap_efficiency", "overlap", "", 0.934, 2);
+    report.results[1].set_label("host_memory", "memory", "pinned");
+    report.results[1].set_figure("gpus", "GPUs", "", 2, 0);
+    report.results[1].set_figure("speedup_vs_one_gpu", "vs 1 GPU", "x", 1.8);
     report.timing_rule = "host clock, copies and all";
     report.byte_model_rule = "host to host";
     const std::string text = render(report, Format::Text);
@@ -278,14 +309,16 @@ TEST(Report, StripRowsShowTheirMemoryCopiesAndOverlap) {
         EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
     EXPECT_EQ(text.find("L2 flushed"), std::string::npos) << text;  // its own timing line, not the kernels'
     const auto doc = nlohmann::json::parse(render(report, Format::Json));
-    EXPECT_EQ(doc["results"][0]["strips"]["host_memory"], "pinned");
-    EXPECT_EQ(doc["results"][0]["strips"]["strips"], 8);
-    EXPECT_DOUBLE_EQ(doc["results"][0]["strips"]["overlap_efficiency"].get<double>(), 0.934);
-    EXPECT_TRUE(doc["results"][0]["strips"]["speedup_vs_one_gpu"].is_null());
-    EXPECT_DOUBLE_EQ(doc["results"][1]["strips"]["speedup_vs_one_gpu"].get<double>(), 1.8);
+    EXPECT_EQ(figure_of(doc["results"][0], "host_memory"), "pinned");
+    EXPECT_EQ(figure_of(doc["results"][0], "strips"), 8);
+    EXPECT_DOUBLE_EQ(figure_of(doc["results"][0], "overlap_efficiency").get<double>(), 0.934);
+    EXPECT_TRUE(figure_of(doc["results"][0], "speedup_vs_one_gpu").is_null());
+    EXPECT_DOUBLE_EQ(figure_of(doc["results"][1], "speedup_vs_one_gpu").get<double>(), 1.8);
+    EXPECT_EQ(doc["results"][1]["figures"][2]["unit"], "x");
     const std::string csv = render(report, Format::Csv);
-    EXPECT_NE(csv.find(",overlap_efficiency,speedup_vs_one_gpu\n"), std::string::npos) << csv;
-    EXPECT_TRUE(nlohmann::json::parse(render(sample(), Format::Json))["results"][0]["strips"].is_null());
+    EXPECT_NE(csv.find(",message,host_memory,gpus,strips,peak_device_mib,h2d_gbs,d2h_gbs,kernel_ms,overlap_efficiency,"
+                       "speedup_vs_one_gpu\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",pinned,2,,,,,,,1.800000\n"), std::string::npos) << csv;  // empty where a row has no such figure
 }
 
 TEST(Report, ExitStatusPutsACudaErrorFirstThenAFailureThenAMissingGpu) {

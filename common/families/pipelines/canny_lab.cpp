@@ -50,6 +50,33 @@ struct CpuStage {
 };
 constexpr CpuStage kCpuStages[] = {{"smoothing", 5}, {"gradients", 9}, {"suppression", 9}, {"thresholds", 5}, {"hysteresis", 2}};
 
+// Lab 8's own figures on a row (report.hpp's Figure): the stage a row times (none: the whole
+// pipeline), its share of its pipeline's stage times, a hysteresis' global rounds and the time
+// of one, and the whole edge map's agreement with the reference's (canny.hpp's Pco, Pnd, Pfa).
+void set_stage(VariantResult& r, const std::string& stage) {
+    if (!stage.empty()) r.set_label("stage", "stage", stage);
+}
+std::string stage_of(const VariantResult& r) { return r.label("stage"); }
+void set_rounds(VariantResult& r, int rounds) { r.set_figure("rounds", "rounds", "", rounds, 0); }
+void set_edge_agreement(VariantResult& r, const EdgeAgreement& a) {
+    r.set_figure("pco", "Pco", "", a.pco, 4);
+    r.set_figure("pnd", "Pnd", "", a.pnd, 4);
+    r.set_figure("pfa", "Pfa", "", a.pfa, 4);
+}
+
+// Each stage row's share of the sum of the stage rows' times, and a hysteresis stage's time a round.
+void set_shares(std::vector<VariantResult>& rows) {
+    double sum = 0;
+    for (const VariantResult& r : rows)
+        if (!stage_of(r).empty() && r.time) sum += r.time->median_ms;
+    for (VariantResult& r : rows) {
+        if (stage_of(r).empty() || !r.time) continue;
+        if (sum > 0) r.set_figure("share_pct", "share %", "%", 100 * r.time->median_ms / sum, 1);
+        const std::optional<double> rounds = r.number("rounds");
+        if (rounds && *rounds > 0) r.set_figure("ms_per_round", "ms/round", "ms", r.time->median_ms / *rounds);
+    }
+}
+
 // The bytes a pixel of the CPU reference's five stages, under their models.
 double cpu_pipeline_bytes() {
     double bytes = 0;
@@ -199,7 +226,7 @@ class CannyRun {
         r.name = name;
         r.description = description;
         r.kind = kind;
-        r.stage = stage;
+        set_stage(r, stage);
         r.mask_spec = mask_.spec;
         r.mask_size = mask_.k;
         r.model.bytes_per_value = bytes_per_pixel;
@@ -223,7 +250,6 @@ class CannyRun {
             },
             [&] { canny_hysteresis_omp(reference_.labels.data(), w, h, scratch.edges.data(), 0); },
         };
-        double sum = 0;
         std::vector<VariantResult> rows;
         for (size_t s = 0; s < std::size(kCpuStages); ++s) {
             VariantResult r = row(kReference, "the CPU reference, all cores", "reference", kCpuStages[s].name, kCpuStages[s].bytes_per_pixel);
@@ -231,10 +257,7 @@ class CannyRun {
             r.status = "pass";
             r.message = "the reference every result is checked against";
             stages[s]();  // once untimed: a warm cache, as for the GPU's warm-ups
-            if (!options_.check_only) {
-                r.time = time_on_host_clock(stages[s], options_.cpu_reps);
-                sum += r.time->median_ms;
-            }
+            if (!options_.check_only) r.time = time_on_host_clock(stages[s], options_.cpu_reps);
             rows.push_back(r);
         }
         VariantResult whole = row(kReference, "the CPU reference, all cores", "reference", "", cpu_pipeline_bytes());
@@ -244,10 +267,8 @@ class CannyRun {
         if (!options_.check_only)  // into the stages' scratch planes: no allocation timed, as for the GPU
             whole.time = time_on_host_clock([&] { canny_reference_into(image_, mask_, options_.border, thresholds_, 0, scratch); },
                                             options_.cpu_reps);
-        for (VariantResult& r : rows) {
-            if (r.time && sum > 0) r.share_pct = 100 * r.time->median_ms / sum;
-            report_.results.push_back(r);
-        }
+        set_shares(rows);
+        report_.results.insert(report_.results.end(), rows.begin(), rows.end());
         report_.results.push_back(whole);
     }
 
@@ -463,7 +484,7 @@ class CannyRun {
             float largest = -1;
             device_->fetch(s.writes, got, &largest);
             write_stage_raw(p, s, got, largest);
-            if (s.writes & kCannyEdges) r.rounds = device_->rounds();
+            if (s.writes & kCannyEdges) set_rounds(r, device_->rounds());
             record_written(r);
         } catch (const NotImplemented& e) {
             r.status = "not-implemented";
@@ -569,7 +590,7 @@ class CannyRun {
             r.status = "fail";
             r.message = "launched no kernel: a GPU stage must compute its result on the GPU (" + r.message + ")";
         }
-        if (s.writes & kCannyEdges) r.rounds = device_->rounds();
+        if (s.writes & kCannyEdges) set_rounds(r, device_->rounds());
         if (r.status == "pass" && !options_.check_only) {
             const auto before = [&](int) {
                 device_->upload(s.reads, reference_);
@@ -629,8 +650,8 @@ class CannyRun {
         std::string what;
         record(r, check_pipeline(got.smoothed, edge_values, &what), what);
         const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
-        r.pco = a.pco, r.pnd = a.pnd, r.pfa = a.pfa;
-        r.rounds = device_->rounds();
+        set_edge_agreement(r, a);
+        set_rounds(r, device_->rounds());
         if (!stages_failed.empty()) {
             r.status = "fail";
             r.message = stages_failed + " failed alone (its row says how); the whole: " + r.message;
@@ -705,14 +726,10 @@ class CannyRun {
         } else {
             rows.push_back(not_run(p, "", "not-implemented", "the whole pipeline needs every stage; not implemented yet: " + missing));
         }
-        double sum = 0;
-        for (const VariantResult& r : rows)
-            if (!r.stage.empty() && r.time) sum += r.time->median_ms;
-        for (VariantResult& r : rows) {
-            if (!r.stage.empty() && r.time && sum > 0) r.share_pct = 100 * r.time->median_ms / sum;
-            report_.results.push_back(r);
-        }
-        if (out_.enabled() && !rows.empty() && rows.back().stage.empty() && rows.back().pco) pictures_.emplace_back(p.name, edges);
+        set_shares(rows);
+        report_.results.insert(report_.results.end(), rows.begin(), rows.end());
+        if (out_.enabled() && !rows.empty() && stage_of(rows.back()).empty() && rows.back().number("pco"))
+            pictures_.emplace_back(p.name, edges);
     }
 
     void skip(const CannyPipeline& p, const std::string& why) {

@@ -46,6 +46,13 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
+// Lab 9's own figures on a row (report.hpp's Figure): the host memory a strip variant ran from,
+// its GPUs, and from the driver's records of its median run its strips, the most device memory
+// it held at once, the copy rates while each copy engine was busy, the kernels' busy time, the
+// overlap efficiency (the busiest engine's time over the run's) and its speed-up over one GPU.
+std::string memory_of(const VariantResult& r) { return r.label("host_memory"); }
+int gpus_of(const VariantResult& r) { return int(r.number("gpus").value_or(0)); }
+
 // A row's result name, for --raw-out and --compare: "serial pinned".
 std::string result_name(const StripVariant& v, HostMemory m) { return v.name + " " + host_memory_name(m); }
 
@@ -175,7 +182,7 @@ class StripRun {
         r.name = v.name;
         r.description = v.description;
         r.kind = "gpu";
-        r.host_memory = host_memory_name(m);
+        r.set_label("host_memory", "memory", host_memory_name(m));
         r.mask_spec = mask_.spec;
         r.mask_size = mask_.k;
         r.tolerance = tolerance_for(mask_);
@@ -228,20 +235,23 @@ class StripRun {
             kernel_busy += busy_ms(spans, g, Engine::Kernel);
         }
         using K = ActivityRecord::Kind;
-        if (h2d_busy > 0) r.h2d_gbs = double(copied_bytes(f.records, K::HostToDevice)) / (h2d_busy * 1e-3) * 1e-9 * job.gpus;
-        if (d2h_busy > 0) r.d2h_gbs = double(copied_bytes(f.records, K::DeviceToHost)) / (d2h_busy * 1e-3) * 1e-9 * job.gpus;
-        r.kernel_ms = kernel_busy / job.gpus;
-        r.overlap_efficiency = overlap_efficiency(spans);
         uint64_t peak = 0;
         for (const auto& [device, use] : device_memory_use(f.records)) peak = std::max(peak, use.peak);
-        r.peak_device_mib = peak / kMiB;
-        r.strips = int(std::count_if(f.records.begin(), f.records.end(), [](const ActivityRecord& a) { return a.kind == K::Kernel; }));
+        const auto kernels = std::count_if(f.records.begin(), f.records.end(), [](const ActivityRecord& a) { return a.kind == K::Kernel; });
+        r.set_figure("strips", "strips", "", double(kernels), 0);
+        r.set_figure("peak_device_mib", "peak MiB", "MiB", peak / kMiB, 0);
+        if (h2d_busy > 0)
+            r.set_figure("h2d_gbs", "H2D GB/s", "GB/s", double(copied_bytes(f.records, K::HostToDevice)) / (h2d_busy * 1e-3) * 1e-9 * job.gpus, 1);
+        if (d2h_busy > 0)
+            r.set_figure("d2h_gbs", "D2H GB/s", "GB/s", double(copied_bytes(f.records, K::DeviceToHost)) / (d2h_busy * 1e-3) * 1e-9 * job.gpus, 1);
+        r.set_figure("kernel_ms", "kernel ms", "ms", kernel_busy / job.gpus);
+        r.set_figure("overlap_efficiency", "overlap", "", overlap_efficiency(spans), 2);
     }
 
     void run_variant(const StripVariant& v, HostMemory m) {
         VariantResult r = row(v, m);
         const StripJob job = job_for(v, m);
-        r.gpus = job.gpus;
+        r.set_figure("gpus", "GPUs", "", job.gpus, 0);
         try {
             std::unique_ptr<HostRegistration> in_pinned, out_pinned;
             if (m == HostMemory::Pinned) {
@@ -312,7 +322,7 @@ class StripRun {
             if (!again.passed) record_check(r, again, "after timing");
         }
         if (r.time->noisy())
-            report_.notes.push_back(v.name + " (" + r.host_memory + "): the timed runs vary by " + format_fixed(100 * r.time->cv, 0) + "%");
+            report_.notes.push_back(v.name + " (" + memory_of(r) + "): the timed runs vary by " + format_fixed(100 * r.time->cv, 0) + "%");
         return "";
     }
 
@@ -346,7 +356,7 @@ class StripRun {
         for (const StripVariant& v : spec_.variants) {
             if (!selected(v.name) || v.whole) continue;
             VariantResult r = row(v, HostMemory::Pinned);
-            r.gpus = v.several_gpus ? gpus_ : 1;
+            r.set_figure("gpus", "GPUs", "", v.several_gpus ? gpus_ : 1, 0);
             timer.time_variant(v.name, r);
             report_.results.push_back(r);
         }
@@ -359,21 +369,22 @@ class StripRun {
     // The several-GPU rows against the one-GPU variant's row of the same host memory.
     void compare_with_one_gpu() {
         for (VariantResult& r : report_.results) {
-            if (!r.time || r.gpus < 2) continue;
+            if (!r.time || gpus_of(r) < 2) continue;
             for (const VariantResult& one : report_.results)
-                if (one.name == spec_.one_gpu && one.host_memory == r.host_memory && one.time)
-                    r.speedup_vs_one_gpu = one.time->median_ms / r.time->median_ms;
+                if (one.name == spec_.one_gpu && memory_of(one) == memory_of(r) && one.time)
+                    r.set_figure("speedup_vs_one_gpu", "vs 1 GPU", "x", one.time->median_ms / r.time->median_ms);
         }
     }
 
     // Each pinned row's copy rates against a plain pinned copy's in the same run (issue 18's bar: 80%).
     void note_copy_rates() {
-        for (const VariantResult& r : report_.results)
-            if (r.overlap_efficiency && report_.transfers && r.host_memory == "pinned" && r.h2d_gbs && r.d2h_gbs)
-                report_.notes.push_back(r.name + " (pinned): copies at " + format_fixed(100 * *r.h2d_gbs / r.gpus / report_.transfers->h2d_pinned, 0) +
-                                        "% (in) and " + format_fixed(100 * *r.d2h_gbs / r.gpus / report_.transfers->d2h_pinned, 0) +
-                                        "% (out) of a plain pinned copy's rate a GPU; overlap efficiency " +
-                                        format_fixed(*r.overlap_efficiency, 2));
+        for (const VariantResult& r : report_.results) {
+            const auto overlap = r.number("overlap_efficiency"), h2d = r.number("h2d_gbs"), d2h = r.number("d2h_gbs");
+            if (overlap && report_.transfers && memory_of(r) == "pinned" && h2d && d2h)
+                report_.notes.push_back(r.name + " (pinned): copies at " + format_fixed(100 * *h2d / gpus_of(r) / report_.transfers->h2d_pinned, 0) +
+                                        "% (in) and " + format_fixed(100 * *d2h / gpus_of(r) / report_.transfers->d2h_pinned, 0) +
+                                        "% (out) of a plain pinned copy's rate a GPU; overlap efficiency " + format_fixed(*overlap, 2));
+        }
     }
 
     void write_raw(const std::string& name) const {
