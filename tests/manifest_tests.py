@@ -2,6 +2,8 @@
 every manifest, README's lab table names the same student files, and a new lab needs nothing but
 its own files: a throw-away lab added to a copy of the kit builds, runs, ships in the student
 release and is known to the grader, with no change to the Makefile, the grader or dist-student."""
+import csv
+import io
 import os
 import re
 import shutil
@@ -107,10 +109,19 @@ THROWAWAY_MAIN = """// A throw-away lab for the manifest test.
 #include "common/runner/lab.hpp"
 #include "labs/lab{n}/lab{n}.hpp"
 
+#include <algorithm>
+
 int main(int argc, char** argv) {{
     using namespace convlab;
     LabSpec spec = spec_of(kManifest);
     spec.cpu = {{{{"mine", "the student's copy", [](const Problem& p, float* out, int) {{ copy_convolution(p, out); }}}}}};
+    // A figure of this lab's own, which no other lab reports: the share of the pixels whose
+    // window crosses the image's edge.
+    spec.own_figures = [](VariantResult& r, const Problem& p) {{
+        const int halo = p.mask.k / 2;
+        const double inner = double(std::max(0, p.image.width - 2 * halo)) * std::max(0, p.image.height - 2 * halo);
+        r.set_figure("edge_pixels_pct", "edge %", "%", 100.0 * (1.0 - inner / (double(p.image.width) * p.image.height)), 1);
+    }};
     return run_lab(argc, argv, spec);
 }}
 """
@@ -162,6 +173,16 @@ def a_new_lab_needs_only_its_own_files():
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
         solved = subprocess.run([f"build/bin/lab{n}-solution", "--size", "40x30", "--check-only"], cwd=kit, capture_output=True, text=True)
         assert solved.returncode == 0 and "a throw-away lab" in solved.stdout, solved.stdout + solved.stderr
+        # Its own figure, with no file of common/ changed: a column of its tables and no other lab's
+        # (40x30 under the default 7x7 mask: (40 x 30 - 34 x 24) / (40 x 30) = 32% of the pixels).
+        table = subprocess.run([f"build/bin/lab{n}-solution", "--size", "40x30", "--check-only", "--format", "csv"], cwd=kit,
+                               capture_output=True, text=True)
+        rows = list(csv.DictReader(io.StringIO(table.stdout)))
+        assert table.returncode == 0 and rows and all(r["edge_pixels_pct"] == "32.000000" for r in rows), table.stdout + table.stderr
+        assert "edge %" in solved.stdout, solved.stdout
+        other = subprocess.run([os.path.join(ROOT, "build", "bin", "lab3-solution"), "--size", "40x30", "--check-only", "--format",
+                                "csv"], capture_output=True, text=True)
+        assert "edge_pixels_pct" not in other.stdout.splitlines()[0], other.stdout
         skeleton = subprocess.run([f"build/bin/lab{n}-student", "--size", "40x30", "--check-only"], cwd=kit, capture_output=True, text=True)
         assert skeleton.returncode == 1 and f"labs/lab{n}/copy.cpp" in skeleton.stdout, skeleton.stdout + skeleton.stderr
         status, out, err = run([os.path.join(kit, "common", "tools", "dist-student.sh"), os.path.join(tmp, "dist")], cwd=kit)

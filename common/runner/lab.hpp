@@ -90,6 +90,10 @@ struct LabSpec {
     std::string baseline;        // the variant "vs base" speedups are measured against
     std::vector<Preset> presets; // the sources' experiments this lab re-runs (handouts' "Then and now")
     std::vector<LabOption> lab_options;
+    // Optional: the lab's own figures for a row whose runs are over (VariantResult::set_figure),
+    // from its times and the problem it ran; the report's tables grow a column for each, and no
+    // renderer or other lab changes.
+    std::function<void(VariantResult& row, const Problem& problem)> own_figures;
 };
 
 // A spec with the number, title and student files the lab's manifest gives (its driver includes

@@ -77,6 +77,7 @@ class LabRun {
         }
         if (!spec_.gpu.empty() && reason.empty()) open_gpu();
         for (const Mask& mask : options_.masks) run_case(mask);
+        add_own_figures();
         derive_figures(report_);
         report_.process_cpu_ms = process_cpu_ms();
         std::cout << render(report_, options_.format) << std::flush;
@@ -490,9 +491,18 @@ class LabRun {
             report_.results.push_back(r);
         }
         timer.finish();
+        add_own_figures();
         derive_figures(report_);
         std::cout << render(report_, options_.format) << std::flush;
         return exit_status(false);
+    }
+
+    // The lab's own figures (LabSpec::own_figures) on every row, each with its own mask's problem.
+    void add_own_figures() {
+        if (!spec_.own_figures) return;
+        for (VariantResult& r : report_.results)
+            for (const Mask& mask : options_.masks)
+                if (mask.spec == r.mask_spec) spec_.own_figures(r, Problem{image_, mask, options_.border});
     }
 
     // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
