@@ -9,7 +9,7 @@
 #include "common/core/border.hpp"
 #include "common/core/mask.hpp"
 #include "common/cli/run_options.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 
 namespace convlab {
 

@@ -6,7 +6,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/grading/peer_link.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 
 namespace convlab {
 

@@ -8,7 +8,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/rng.hpp"
 #include "common/core/separable.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 
 namespace convlab {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "common/core/errors.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 
 namespace convlab {
 

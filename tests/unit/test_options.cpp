@@ -7,7 +7,7 @@
 #include "common/core/errors.hpp"
 #include "common/runner/lab.hpp"
 #include "common/cli/options.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 
 using namespace convlab;
 

@@ -17,7 +17,7 @@
 #include "common/cli/guarded_main.hpp"
 #include "common/grading/peer_link.hpp"
 #include "common/cli/run_options.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 #include "common/report/text_table.hpp"
 
 namespace convlab {

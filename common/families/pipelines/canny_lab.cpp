@@ -35,7 +35,7 @@
 #include "common/grading/raw_result.hpp"
 #include "common/report/report.hpp"
 #include "common/core/separable.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 #include "common/report/text_table.hpp"
 
 namespace convlab {

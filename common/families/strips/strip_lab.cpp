@@ -34,7 +34,7 @@
 #include "common/families/strips/strip_host.hpp"
 #include "common/families/strips/strip_peer.hpp"
 #include "common/families/strips/strip_rules.hpp"
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 #include "common/report/text_table.hpp"
 #include "common/timing/transfers.hpp"
 

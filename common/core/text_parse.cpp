@@ -1,5 +1,5 @@
 // convlab harness — do not edit in a lab.
-#include "common/cli/text_parse.hpp"
+#include "common/core/text_parse.hpp"
 
 #include <cmath>
 #include <limits>
