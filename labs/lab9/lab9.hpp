@@ -5,11 +5,12 @@
 // use (job.gpu_memory, each GPU). You cut the image into strips of rows; each strip goes to the
 // GPU with its halo (k/2 rows above and below: real rows of the neighbour strips, the border rule
 // only beyond the image's own top and bottom), is convolved by launch_conv2d_strip
-// (common/families/strips/strips.hpp, given) and comes back. The harness checks the whole result, times the call
+// (labs/lab9/strip_kernel.hpp, given) and comes back. The harness checks the whole result, times the call
 // end to end, and reads from the driver what your copies and kernels did and how much device
 // memory you held at once: more than job.gpu_memory fails the run.
 #pragma once
 #include "common/families/strips/strips.hpp"
+#include "labs/lab9/strip_kernel.hpp"
 
 // strips_serial.cu
 // The most output rows a strip may have so that `buffers` strips' device memory

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     };
     spec.lab.baseline = "serial";
     spec.one_gpu = "overlapped";
+    spec.set_mask = set_strip_mask;  // the given kernel's (strip_kernel.cu)
     // Mesa Hidalgo & Arenas 2015: 22400^2 colour, 7x7, on a GTX 660 Ti with 2 GB, cut into row
     // chunks with halos when it did not fit. The H100 holds it whole: the budget recreates theirs.
     spec.lab.presets = {

@@ -21,8 +21,8 @@ HostRegistration::HostRegistration(const void* data, size_t bytes) : data_(const
 
 HostRegistration::~HostRegistration() { cudaHostUnregister(data_); }
 
-void put_strip_mask_on_gpus(const Mask& mask, int gpus) {
-    for_each_gpu(gpus, [&](int) { set_strip_mask(mask.weights.data(), mask.k); });
+void put_strip_mask_on_gpus(const Mask& mask, int gpus, void (*set_mask)(const float* weights, int k)) {
+    for_each_gpu(gpus, [&](int) { set_mask(mask.weights.data(), mask.k); });
 }
 
 void synchronize_gpus(int gpus) {

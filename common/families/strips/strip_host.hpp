@@ -24,8 +24,8 @@ class HostRegistration {
     void* data_;
 };
 
-// The mask into constant memory of devices 0 .. gpus-1 (set_strip_mask on each).
-void put_strip_mask_on_gpus(const Mask& mask, int gpus);
+// The mask into constant memory of devices 0 .. gpus-1: set_mask (the lab's given kernel's) on each.
+void put_strip_mask_on_gpus(const Mask& mask, int gpus, void (*set_mask)(const float* weights, int k));
 
 // Waits for everything devices 0 .. gpus-1 were given; a CudaError names the first failure. Both
 // leave the caller's current device current.

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "common/families/strips/activity_trace.hpp"
 #include "common/check/check.hpp"
@@ -170,7 +171,7 @@ class StripRun {
                              std::to_string(least) + " bytes at this width, channels and mask); accepted: at least that");
         const std::vector<size_t> free = free_device_bytes(1);
         whole_budget_ = free[0] > 2 * kDeviceMemorySlack ? free[0] - 2 * kDeviceMemorySlack : 0;
-        put_strip_mask_on_gpus(mask_, gpus_);
+        put_strip_mask_on_gpus(mask_, gpus_, spec_.set_mask);
         if (measure_copies) report_.transfers = measure_transfer_bandwidth(image_.elements());
         report_.notes.push_back("budget " + format_bytes(double(budget_)) + " of device memory a GPU for the strip variants (" +
                                 "--gpu-memory " + options_.lab_values.at("gpu-memory") + "); several GPUs: " + std::to_string(gpus_) +
@@ -479,6 +480,7 @@ void require_host_room(const Options& options, int channels) {
 
 int run_strip_lab(int argc, char** argv, const StripLabSpec& spec) {
     return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size", [&] {
+        if (!spec.set_mask) throw std::logic_error("the lab's driver names no set_mask (StripLabSpec): its given kernel's mask setter");
         const LabSpec lab = command_line_spec(spec);
         const Options options = parse_one_mask_options(argc, argv, lab, "convolves with", "one --mask");
         if (options.help) {

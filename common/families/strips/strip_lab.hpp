@@ -36,6 +36,9 @@ struct StripLabSpec {
     std::string default_gpu_memory;   // --gpu-memory's default, e.g. "256MiB"
     std::vector<StripVariant> variants;
     std::string one_gpu;              // the variant the several-GPU rows are compared with
+    // The lab's given kernel's mask: the k*k weights into the current device's constant memory,
+    // called on every GPU before the variants run (lab 9: set_strip_mask).
+    void (*set_mask)(const float* weights, int k) = nullptr;
 };
 
 // Returns the process exit status (exit_status.hpp). Never throws.

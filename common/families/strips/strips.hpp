@@ -1,7 +1,7 @@
 // convlab harness — do not edit in a lab.
-// Lab 9: an image bigger than the GPU, convolved a strip of rows at a time. What a strip variant
-// is given (StripJob), the strip's device footprint, and the convolution of one strip that the
-// harness provides (the lab's lesson is moving the data, not the kernel).
+// The strips family (lab 9): an image bigger than the GPU, convolved a strip of rows at a time.
+// What a strip variant is given (StripJob) and a strip's device footprint; the convolution of
+// one strip is the lab's given kernel (labs/lab9/strip_kernel.hpp).
 //
 // A strip of output rows [first, first + rows) reads input rows [first - r, first + rows + r)
 // (r = k/2): its halo. Inside the image those are real rows, the neighbour strips' pixels; only
@@ -14,13 +14,7 @@
 
 #include "common/core/border.hpp"
 
-// cudaStream_t as the CUDA runtime declares it, so that the drivers (plain C++) can include this.
-struct CUstream_st;
-typedef CUstream_st* cudaStream_t;
-
 namespace convlab {
-
-constexpr int kStripMaxMaskSize = 31;
 
 // What a strip variant computes: the whole image's result, from host memory to host memory.
 struct StripJob {
@@ -29,7 +23,7 @@ struct StripJob {
     int width;
     int height;
     int channels;          // 1 or 3
-    int k;                 // odd mask size, up to kStripMaxMaskSize; the mask is already on every GPU
+    int k;                 // odd mask size, up to the lab's largest; the mask is already on every GPU
     Border border;
     size_t gpu_memory;     // the most device memory the variant may hold at once, on each GPU it uses
     int gpus;              // the GPUs it may use: devices 0 .. gpus-1 (1 but for the several-GPU variant)
@@ -42,24 +36,5 @@ inline size_t strip_device_bytes(const StripJob& job, int rows) {
     const size_t row_values = size_t(job.width) * job.channels;
     return size_t(rows + job.k - 1) * row_values + size_t(rows) * row_values * sizeof(float);
 }
-
-// One strip's convolution: d_in holds rows + k - 1 input rows (the halo included, border rows
-// already made), d_out receives rows output rows. Left and right, taps follow `border`.
-struct StripArgs {
-    const uint8_t* d_in;
-    float* d_out;
-    int width;
-    int rows;       // output rows
-    int channels;
-    int k;
-    Border border;  // for columns only
-};
-
-// Enqueues the convolution of one strip on `stream`, on the current device, with the mask the
-// harness put there (set_strip_mask). Any odd k up to kStripMaxMaskSize, 1 or 3 channels.
-void launch_conv2d_strip(const StripArgs& args, cudaStream_t stream);
-
-// The harness's: the k*k weights into the current device's constant memory (each GPU its own).
-void set_strip_mask(const float* weights, int k);
 
 }  // namespace convlab
