@@ -193,7 +193,7 @@ build/obj/common/bench/%.o: common/bench/%.cpp $(CONFIG_STAMP) | deps-bench
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
-# The GPU suite's check of common/families/pipelines/exact_sqrt.cuh against sqrtf (tests/gpu_lab8.py runs it).
+# The GPU suite's check of common/families/pipelines/exact_sqrt.cuh against sqrtf (tests/lab_suites/lab8.py runs it).
 build/bin/gpu_exact_sqrt: build/obj/tests/gpu_exact_sqrt.o
 	$(link)
 

@@ -9,57 +9,14 @@ import struct
 import tempfile
 import zlib
 
-from testkit import ROOT, Skip, gpu_available, is_convolution_lab, lab, lab_json, make, run
+import lab_suites
+from testkit import ROOT, is_convolution_lab, lab, lab_json, make, run
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
-# Awkward shapes: single pixels, single rows and columns, primes, smaller than any mask.
-LAB0_SHAPES = ["1x1", "1x9", "9x1", "2x3", "17x13", "61x37", "127x5"]
-
-
-def lab0_solution_passes_everywhere():
-    failures = []
-    for shape in LAB0_SHAPES:
-        for border in BORDERS:
-            for channels in ("1", "3"):
-                mask = "random:5:%d" % len(failures) if shape != "1x1" else "random:9:2"
-                status, _, err = lab("lab0-solution", "--check-only", "--size", shape, "--border", border,
-                                     "--channels", channels, "--mask", mask, "--threads", "1,3")
-                if status != 0:
-                    failures.append(f"{shape} {border} {channels}ch: exit {status} {err.strip()[:200]}")
-    assert not failures, "\n".join(failures)
-
-
-def lab0_solution_default_run():
-    doc = lab_json("lab0-solution", "--cpu-reps", "1", "--threads", "1,2")
-    runs = [(r["variant"], r["threads"], r["status"]) for r in doc["results"]]
-    assert [(v, s) for v, _, s in runs] == [("openmp-reference", "pass"), ("sequential", "pass"), ("openmp", "pass"),
-                                            ("openmp", "pass")], runs
-    openmp2 = [r for r in doc["results"] if r["variant"] == "openmp" and r["threads"] == 2][0]
-    assert openmp2["time"]["median_ms"] > 0 and openmp2["parallel_efficiency_pct"] > 0, openmp2
-
-
-def lab0_skeleton_fails_cleanly():
-    status, out, err = lab("lab0-student", "--check-only", "--size", "40x30")
-    assert status == 1, f"exit {status}, expected 1\n{err}"
-    assert "not implemented yet: conv2d_omp" in out, out
-
-
 def skeleton_without_gpu_fails_or_skips_cleanly(n):
     status, out, err = lab(f"lab{n}-student", "--check-only", "--size", "40x30")
     assert status in (1, 3), f"exit {status}: the skeleton crashed or passed\n{out}\n{err}"
     assert "Traceback" not in err and "Segmentation" not in err
-
-
-def lab1_without_gpu_says_skipped():
-    if gpu_available():
-        raise Skip("this machine has a GPU")
-    status, out, err = lab("lab1-solution", "--size", "64x48", "--cpu-reps", "1")
-    assert status == 3, f"exit {status}, expected 3"
-    lines = [l for l in err.splitlines() if l.strip()]
-    assert len(lines) == 1 and "GPU variants skipped" in lines[0], err
-    assert "openmp-reference" in out, out
-    # One line for the GPU rows that did not run, not one row each (lab 4 would print 66).
-    assert " skipped " not in out and "GPU variant runs left out of the table: no usable GPU" in out, out
 
 
 def png_chunk(kind, data):
@@ -173,31 +130,6 @@ def bad_input_is_one_line_and_writes_nothing():
     assert not failures, "\n".join(failures)
 
 
-LAB9_BAD_INPUT = {
-    "a budget that is no size": (["--gpu-memory", "3XB"], "a share of the GPU's memory"),
-    "a budget of no bytes": (["--gpu-memory", "0%"], "--gpu-memory"),
-    "a share of more than all": (["--gpu-memory", "101%"], "more than all of it"),
-    "no GPUs": (["--gpus", "0"], "--gpus 0 is out of range"),
-    "GPUs that are no count": (["--gpus", "two"], "--gpus"),
-    "a sweep of masks": (["--mask", "box:3,box:5"], "convolves with one mask, not a sweep of 2"),
-    "fresh inputs": (["--image", "random", "--fresh-input-each-rep"], "no fresh inputs for each repetition"),
-    "a mask past the strip kernel's": (["--mask", "box:33"], "1 to 31"),
-}
-
-
-def lab9_bad_input_is_one_line():
-    """Lab 9's own options are checked before any GPU is looked for: one line, exit 2, nothing
-    written (on this machine too, without a GPU)."""
-    failures = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, (args, expected) in LAB9_BAD_INPUT.items():
-            out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
-            problems = refusal_problems("lab9-solution", ["--out", out_dir, "--size", "64x48", *args], expected, out_dir)
-            if problems:
-                failures.append(f"{name}: " + "; ".join(problems))
-    assert not failures, "\n".join(failures)
-
-
 def presets_of(n):
     """{name: its arguments} from ./labN --help's "Presets" list."""
     status, out, err = lab(f"lab{n}-solution", "--help")
@@ -228,47 +160,6 @@ def presets_parse_and_apply():
             assert doc["border"] == args[args.index("--border") + 1], (n, name, doc["border"])
             assert doc["input"]["channels"] == int(args[args.index("--channels") + 1]), (n, name, doc["input"])
     assert found >= 7, f"only {found} presets in labs 0 to 4"
-
-
-def lab5_help_wraps_between_words():
-    """cxxopts wraps long descriptions at spaces only: a list without them was cut inside a word."""
-    status, out, _ = lab("lab5-solution", "--help")
-    assert status == 0, status
-    words = set(out.replace(",", " ").split())
-    keys = ["memory", "stride", "offset", "neighbours", "direction", "paths", "blocks", "blocksize", "banks"]
-    cut = [k for k in keys if k not in words]
-    assert not cut, f"experiments cut or missing in --help: {cut}\n{out}"
-
-
-LAB5_BAD_INPUT = {
-    "zero elements": (["--elements", "0"], "1 to 2000000000"),
-    "elements not a number": (["--elements", "lots"], "not a whole number"),
-    "unknown experiment": (["--experiment", "memory,warp-drive"], "accepted: memory,"),
-    "unknown option": (["--frobnicate"], "unknown option --frobnicate; run ./lab5 --help"),
-    "option without its value": (["--elements"], "--elements needs a value"),
-    "bad summary format": (["--format", "xml"], "accepted: text, md, json"),
-    "negative seed": (["--seed", "-3"], "is negative"),
-    "compare writing raw results": (["--compare", "/tmp", "--raw-out", "/tmp"], "drop --raw-out"),
-    "bad Google Benchmark format": (["--benchmark_format=xml"], "accepted: console, json, csv"),
-    "zero reps": (["--reps", "0"], "1 to 100000"),
-    "unknown variant": (["--variant", "memory/nosuch"], "--variant 'memory/nosuch' is not a variant"),
-    "a variant of an experiment not run": (["--experiment", "banks", "--variant", "memory/B read-swapped"], "is not a variant"),
-}
-
-
-def lab5_bad_input_is_one_line():
-    failures = [f"{name}: " + "; ".join(problems) for name, (args, expected) in LAB5_BAD_INPUT.items()
-                if (problems := refusal_problems("lab5-solution", args, expected))]
-    assert not failures, "\n".join(failures)
-
-
-def lab5_without_gpu_says_skipped():
-    if gpu_available():
-        raise Skip("this machine has a GPU")
-    for flavour in ("solution", "student"):
-        status, out, err = lab(f"lab5-{flavour}", "--elements", "1000")
-        lines = [l for l in err.splitlines() if l.strip()]
-        assert status == 3 and len(lines) == 1 and "skipped" in lines[0] and not out.strip(), (flavour, status, out, err)
 
 
 def raw_results_and_trusted_compare():
@@ -398,11 +289,6 @@ def fresh_input_each_rep():
 
 
 
-def lab5_help():
-    status, out, _ = lab("lab5-solution", "--help")
-    assert status == 0 and "Exit status" in out and "--experiment" in out and "--benchmark_format" in out, out
-
-
 def help_lists_variants_and_exit_statuses(n):
     status, out, _ = lab(f"lab{n}-solution", "--help")
     assert status == 0 and "Exit status" in out and "--mask" in out, out
@@ -506,27 +392,21 @@ def doctor_runs():
 
 def register_solution_sweeps(results):
     """The CPU labs' shape sweeps, which make test-gpu runs too: every solution on many shapes."""
-    results.run("lab0: solution passes on awkward shapes, every border, 1 and 3 channels", lab0_solution_passes_everywhere)
+    for name, fn, *args in lab_suites.of(0).solution_sweeps():
+        results.run(name, fn, *args)
 
 
 def register(results, labs):
     make("build/bin/imagegen")
     register_solution_sweeps(results)
-    results.run("lab0: default run times every thread count", lab0_solution_default_run)
-    results.run("lab0: untouched skeleton fails with 'not implemented yet'", lab0_skeleton_fails_cleanly)
     for n in filter(is_convolution_lab, labs):
         if n != 0:
             results.run(f"lab{n}: untouched skeleton does not crash", skeleton_without_gpu_fails_or_skips_cleanly, n)
         results.run(f"lab{n}: --help lists variants and exit statuses", help_lists_variants_and_exit_statuses, n)
-    if 5 in labs:
-        results.run("lab5: --help lists the experiments, Google Benchmark's flags and exit statuses", lab5_help)
-        results.run(f"lab5: bad input: one line, exit 2 ({len(LAB5_BAD_INPUT)} cases)", lab5_bad_input_is_one_line)
-        results.run("lab5: --help wraps between words", lab5_help_wraps_between_words)
-        results.run("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped)
-    if 9 in labs:
-        results.run(f"lab9: bad input: one line, exit 2 ({len(LAB9_BAD_INPUT)} cases)", lab9_bad_input_is_one_line)
+    for n in labs:  # each lab's own (lab_suites/labN.py)
+        for name, fn, *args in getattr(lab_suites.of(n), "cli_tests", list)():
+            results.run(name, fn, *args)
     results.run("presets: every lab's sources' experiments parse, apply and give way to the options after them", presets_parse_and_apply)
-    results.run("lab1: without a GPU, one line and exit status 3", lab1_without_gpu_says_skipped)
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
     results.run("report schema 2: a lab's own figures are its columns, no other lab's", figures_are_columns)

@@ -12,7 +12,8 @@ import subprocess
 import sys
 import tempfile
 
-from testkit import ROOT, run
+import lab_suites
+from testkit import ROOT, labs, run
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
 from convlab_grader import cases, manifest, performance  # noqa: E402
@@ -194,9 +195,16 @@ def a_new_lab_needs_only_its_own_files():
         assert known.stdout.strip() == f"['labs/lab{n}/copy.cpp'] True", known.stdout + known.stderr
 
 
+def every_lab_has_its_tests():
+    """Each lab's own tests are in one file, tests/lab_suites/labN.py (lab_suites/__init__.py)."""
+    missing = [n for n in labs() if not lab_suites.has_own(n)]
+    assert not missing, f"labs without tests/lab_suites/labN.py: {missing}"
+
+
 def register(results):
     results.run("manifest: the Python and shell readers agree on every lab; each student file has its solution", readers_agree)
     results.run("manifest: README's lab table names each lab's student files", readme_table_matches_manifests)
+    results.run("every lab has its own tests' file, tests/lab_suites/labN.py", every_lab_has_its_tests)
     results.run("manifest: each grading spec's variant names are the driver's", grading_specs_name_the_drivers_variants)
     results.run("manifest: the peer timer accepts the grader's probe and every timed case of each peer-timed lab",
                 peer_timers_accept_the_graders_cases)

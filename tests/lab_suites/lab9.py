@@ -1,15 +1,17 @@
-"""Lab 9's part of the GPU suite: every strip variant exact on awkward shapes, every border, 1 and
-3 channels, budgets that force strips of a few rows and a mask taller than a strip; the budget
-held to (the driver's peak within it, a budget too small refused); the default timed run with
-every figure; the overlap bar of issue 18 at 32768x32768; the grader's raw results and trusted
-compare; the grader's peer timing on shared host memory; the skeleton failing variant by variant;
-compute-sanitizer."""
+"""Lab 9's own tests. Its part of the GPU suite: every strip variant exact on awkward shapes,
+every border, 1 and 3 channels, budgets that force strips of a few rows and a mask taller than a
+strip; the budget held to (the driver's peak within it, a budget too small refused); the default
+timed run with every figure; the overlap bar of issue 18 at 32768x32768; the grader's raw
+results and trusted compare; the grader's peer timing on shared host memory; the skeleton
+failing variant by variant; compute-sanitizer; its own options refused in one line. Its grading
+cases: grading/cases/lab9.json and grading/known-bad/lab9.json."""
 import json
 import os
 import shutil
 import struct
 import tempfile
 
+from cli_tests import refusal_problems
 from testkit import figures, lab, lab_json, peer_timed, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
@@ -156,7 +158,7 @@ def sanitizer(tool):
                            "--reps", "1", "--warmup", "0"])
 
 
-def tests():
+def gpu_tests():
     """(name, fn, *args, alone) as gpu_suite.tests() lists them. Every lab 9 run holds the rest of
     the GPU's memory while a variant runs (common/families/strips/device_memory_cap.hpp), so none can share the GPU
     with another: all of them run alone."""
@@ -174,3 +176,33 @@ def tests():
         ("lab9 GPU: 32768x32768 under 2 GiB: overlap efficiency 0.85 and copies at 80% of a plain pinned copy", overlap_bar),
     ]
     return [(*t, True) for t in found]
+
+
+LAB9_BAD_INPUT = {
+    "a budget that is no size": (["--gpu-memory", "3XB"], "a share of the GPU's memory"),
+    "a budget of no bytes": (["--gpu-memory", "0%"], "--gpu-memory"),
+    "a share of more than all": (["--gpu-memory", "101%"], "more than all of it"),
+    "no GPUs": (["--gpus", "0"], "--gpus 0 is out of range"),
+    "GPUs that are no count": (["--gpus", "two"], "--gpus"),
+    "a sweep of masks": (["--mask", "box:3,box:5"], "convolves with one mask, not a sweep of 2"),
+    "fresh inputs": (["--image", "random", "--fresh-input-each-rep"], "no fresh inputs for each repetition"),
+    "a mask past the strip kernel's": (["--mask", "box:33"], "1 to 31"),
+}
+
+
+def lab9_bad_input_is_one_line():
+    """Lab 9's own options are checked before any GPU is looked for: one line, exit 2, nothing
+    written (on this machine too, without a GPU)."""
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (args, expected) in LAB9_BAD_INPUT.items():
+            out_dir = os.path.join(tmp, "out-" + name.replace(" ", "-"))
+            problems = refusal_problems("lab9-solution", ["--out", out_dir, "--size", "64x48", *args], expected, out_dir)
+            if problems:
+                failures.append(f"{name}: " + "; ".join(problems))
+    assert not failures, "\n".join(failures)
+
+
+def cli_tests():
+    """As cli_tests.register runs them: (name, fn, *args)."""
+    return [(f"lab9: bad input: one line, exit 2 ({len(LAB9_BAD_INPUT)} cases)", lab9_bad_input_is_one_line)]

@@ -1,11 +1,14 @@
-"""Lab 5's part of the GPU suite: every variant checked at several array lengths (odd, prime,
-smaller than a warp), a full-size run whose sweeps must show the effects the handout explains,
-Google Benchmark's JSON, the skeleton failing cleanly, compute-sanitizer."""
+"""Lab 5's own tests. Its part of the GPU suite: every variant checked at several array lengths
+(odd, prime, smaller than a warp), a full-size run whose sweeps must show the effects the
+handout explains, Google Benchmark's JSON, the skeleton failing cleanly, compute-sanitizer; its
+command line (--help, bad input, no GPU). Its grading cases: grading/cases/lab5.json and
+grading/known-bad/lab5.json."""
 import json
 import os
 import tempfile
 
-from testkit import ROOT, lab, peer_timed, sanitizer_clean
+from cli_tests import refusal_problems
+from testkit import ROOT, Skip, gpu_available, lab, peer_timed, sanitizer_clean
 
 SIZES = ["1", "3", "31", "1000", "1000003"]
 EXPERIMENTS = ["memory", "stride", "offset", "neighbours", "direction", "paths", "blocks", "blocksize", "banks"]
@@ -143,7 +146,7 @@ def sanitizer(tool):
     sanitizer_clean(tool, [os.path.join(ROOT, "build", "bin", "lab5-solution"), *args])
 
 
-def tests():
+def gpu_tests():
     """As gpu_suite.tests: (name, fn, *args, alone)."""
     found = [(f"lab5 GPU: every variant passes at --elements {n}", every_variant_passes, n, False) for n in SIZES]
     found += [
@@ -155,3 +158,59 @@ def tests():
         ("lab5 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck", False),
     ]
     return found
+
+
+def lab5_help():
+    status, out, _ = lab("lab5-solution", "--help")
+    assert status == 0 and "Exit status" in out and "--experiment" in out and "--benchmark_format" in out, out
+
+
+def lab5_help_wraps_between_words():
+    """cxxopts wraps long descriptions at spaces only: a list without them was cut inside a word."""
+    status, out, _ = lab("lab5-solution", "--help")
+    assert status == 0, status
+    words = set(out.replace(",", " ").split())
+    keys = ["memory", "stride", "offset", "neighbours", "direction", "paths", "blocks", "blocksize", "banks"]
+    cut = [k for k in keys if k not in words]
+    assert not cut, f"experiments cut or missing in --help: {cut}\n{out}"
+
+
+LAB5_BAD_INPUT = {
+    "zero elements": (["--elements", "0"], "1 to 2000000000"),
+    "elements not a number": (["--elements", "lots"], "not a whole number"),
+    "unknown experiment": (["--experiment", "memory,warp-drive"], "accepted: memory,"),
+    "unknown option": (["--frobnicate"], "unknown option --frobnicate; run ./lab5 --help"),
+    "option without its value": (["--elements"], "--elements needs a value"),
+    "bad summary format": (["--format", "xml"], "accepted: text, md, json"),
+    "negative seed": (["--seed", "-3"], "is negative"),
+    "compare writing raw results": (["--compare", "/tmp", "--raw-out", "/tmp"], "drop --raw-out"),
+    "bad Google Benchmark format": (["--benchmark_format=xml"], "accepted: console, json, csv"),
+    "zero reps": (["--reps", "0"], "1 to 100000"),
+    "unknown variant": (["--variant", "memory/nosuch"], "--variant 'memory/nosuch' is not a variant"),
+    "a variant of an experiment not run": (["--experiment", "banks", "--variant", "memory/B read-swapped"], "is not a variant"),
+}
+
+
+def lab5_bad_input_is_one_line():
+    failures = [f"{name}: " + "; ".join(problems) for name, (args, expected) in LAB5_BAD_INPUT.items()
+                if (problems := refusal_problems("lab5-solution", args, expected))]
+    assert not failures, "\n".join(failures)
+
+
+def lab5_without_gpu_says_skipped():
+    if gpu_available():
+        raise Skip("this machine has a GPU")
+    for flavour in ("solution", "student"):
+        status, out, err = lab(f"lab5-{flavour}", "--elements", "1000")
+        lines = [l for l in err.splitlines() if l.strip()]
+        assert status == 3 and len(lines) == 1 and "skipped" in lines[0] and not out.strip(), (flavour, status, out, err)
+
+
+def cli_tests():
+    """As cli_tests.register runs them: (name, fn, *args)."""
+    return [
+        ("lab5: --help lists the experiments, Google Benchmark's flags and exit statuses", lab5_help),
+        (f"lab5: bad input: one line, exit 2 ({len(LAB5_BAD_INPUT)} cases)", lab5_bad_input_is_one_line),
+        ("lab5: --help wraps between words", lab5_help_wraps_between_words),
+        ("lab5: without a GPU, one line and exit status 3", lab5_without_gpu_says_skipped),
+    ]

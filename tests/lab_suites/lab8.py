@@ -1,7 +1,9 @@
-"""Lab 8's part of the GPU suite: every stage of every pipeline exact on awkward shapes and every
-border, the whole edge maps held to the reference's stages on their own smoothing, the spiral's
-round count, a timed run with every figure, the grader's raw results and trusted compare, the
-grader's peer timing of one stage at a time, the skeleton failing stage by stage, compute-sanitizer."""
+"""Lab 8's own tests. Its part of the GPU suite: every stage of every pipeline exact on awkward
+shapes and every border, the whole edge maps held to the reference's stages on their own
+smoothing, the spiral's round count, a timed run with every figure, the grader's raw results and
+trusted compare, the grader's peer timing of one stage at a time, the skeleton failing stage by
+stage, compute-sanitizer. Its grading cases: grading/cases/lab8.json and
+grading/known-bad/lab8.json."""
 import json
 import os
 import re
@@ -162,7 +164,7 @@ def peer_timing():
         [(r["variant"], r["status"], r["message"]) for r in doc["results"]]
 
 
-def tests():
+def gpu_tests():
     """As gpu_suite.tests: (name, fn, *args, alone)."""
     found = [(f"lab8 GPU: every stage exact at {s}, every border", shape_case, s, False) for s in SHAPES]
     found += [
