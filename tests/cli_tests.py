@@ -197,6 +197,22 @@ def raw_results_and_trusted_compare():
 WITHHELD = ["common/core/reference.cpp", "common/families/pipelines/canny.cpp", "common/families/filters/box_filter.cpp", "common/families/strips/banded_check.cpp"]  # the Makefile's WITHHELD_SRC
 
 
+def stray_raw_results_fail_in_every_family():
+    """--compare in the pipelines' and the strips' labs (8, 9; lab 5 compares on a GPU only): an
+    .f32 file that no result of the lab is named by fails under its whole file name, never a
+    result's; a --compare path that is no folder is one line, exit 2."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "serial_pinned-copy.f32"), "wb") as f:
+            f.write(b"\0" * 16)
+        for n in (8, 9):
+            status, out, err = lab(f"lab{n}-solution", "--size", "64x48", "--image", "random", "--compare", tmp, "--format", "json")
+            rows = [(r["variant"], r["status"], r["message"]) for r in json.loads(out)["results"]]
+            assert status == 1 and rows == [("serial_pinned-copy.f32", "fail", "no result of this lab has this file's name")], \
+                (n, status, rows, err)
+            status, out, err = lab(f"lab{n}-solution", "--size", "64x48", "--compare", os.path.join(tmp, "serial_pinned-copy.f32"))
+            assert status == 2 and "is not a folder" in err and err.count("\n") == 1 and not out.strip(), (n, status, out, err)
+
+
 def graded_builds_hold_no_reference():
     """The grader's build of a submission (labN-graded) holds none of the kit's CPU references:
     every function of the withheld objects is the stub there (the build's own check, which also
@@ -411,6 +427,7 @@ def register(results, labs):
     results.run("report formats: text, md, csv, json", formats_parse)
     results.run("report schema 2: a lab's own figures are its columns, no other lab's", figures_are_columns)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
+    results.run("--compare: a stray raw result fails under its own file name in labs 8 and 9", stray_raw_results_fail_in_every_family)
     results.run("the grader's build (labN-graded) holds no CPU reference; reaching for one stops with exit 5",
                 graded_builds_hold_no_reference)
     results.run("--row-mask and --col-mask: a separable mask by its vectors, as its two-line file gives it", row_and_column_masks)

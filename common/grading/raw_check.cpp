@@ -51,21 +51,14 @@ std::vector<VariantResult> check_raw_results(const std::string& path, const std:
                                              const RawCheckTarget& target) {
     namespace fs = std::filesystem;
     if (!fs::is_directory(path)) return {check_one(fs::path(path).stem().string(), {}, path, target)};
+    RawFolder folder(path);
     std::vector<VariantResult> rows;
-    std::set<std::string> named_files;
     for (const RawResult& result : results) {
-        const std::string file = raw_result_path(path, result.name);
-        named_files.insert(fs::path(file).filename().string());
+        const std::string file = folder.file_of(result.name);
         if (fs::is_regular_file(file)) rows.push_back(check_one(result.name, result.model, file, target));
     }
-    std::vector<std::string> others;
-    for (const auto& entry : fs::directory_iterator(path))
-        if (entry.path().extension() == ".f32" && !named_files.count(entry.path().filename().string()))
-            others.push_back(entry.path().string());
-    std::sort(others.begin(), others.end());
-    // Under the whole file name, .f32 included: never the name of a result, which a stray file
-    // could otherwise take over when that result's own file is missing.
-    for (const std::string& file : others) rows.push_back(check_one(fs::path(file).filename().string(), {}, file, target));
+    // A stray is checked too, under its whole file name (RawFolder), within the direct sum's tolerance.
+    for (const std::string& file : folder.strays()) rows.push_back(check_one(file, {}, path + "/" + file, target));
     return rows;
 }
 

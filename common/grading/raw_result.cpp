@@ -1,9 +1,11 @@
 // convlab harness — do not edit in a lab.
 #include "common/grading/raw_result.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "common/core/errors.hpp"
@@ -51,6 +53,26 @@ std::vector<float> read_raw_floats(const std::string& path, size_t max_count) {
     std::vector<float> values(bytes.size() / sizeof(float));
     std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
     return values;
+}
+
+RawFolder::RawFolder(const std::string& path) : path_(path) {
+    if (!std::filesystem::is_directory(path))
+        throw InputError("--compare " + path + " is not a folder; accepted: a folder of raw results from --raw-out");
+}
+
+std::string RawFolder::file_of(const std::string& name) {
+    const std::string file = raw_result_path(path_, name);
+    named_.insert(std::filesystem::path(file).filename().string());
+    return file;
+}
+
+std::vector<std::string> RawFolder::strays() const {
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(path_))
+        if (entry.path().extension() == ".f32" && !named_.count(entry.path().filename().string()))
+            found.push_back(entry.path().filename().string());
+    std::sort(found.begin(), found.end());
+    return found;
 }
 
 }  // namespace convlab

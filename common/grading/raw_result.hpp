@@ -3,6 +3,7 @@
 // lab under test writes them (--raw-out); a separate trusted run checks them (--compare).
 #pragma once
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,25 @@ void write_raw_floats(const std::string& path, const std::vector<float>& values)
 // the reader's memory. Throws InputError when the file cannot be read.
 std::vector<char> read_raw_bytes(const std::string& path, size_t max_bytes);
 std::vector<float> read_raw_floats(const std::string& path, size_t max_count);
+
+// A folder of raw results as --compare reads it, in every lab: the file of each result the lab
+// names, and the .f32 files no result is named by (strays), which a lab reports under their whole
+// file name ("x.f32", never a result's name, which a stray could otherwise take over when that
+// result's own file is missing) and never passes.
+class RawFolder {
+  public:
+    // InputError in one line when `path` is not a folder.
+    explicit RawFolder(const std::string& path);
+    // The file of result `name` (raw_result_path), remembered as named.
+    std::string file_of(const std::string& name);
+    // The .f32 files of the folder that no file_of named: their whole file names, sorted.
+    std::vector<std::string> strays() const;
+    // The verdict on a stray file.
+    static constexpr const char* kStrayMessage = "no result of this lab has this file's name";
+
+  private:
+    std::string path_;
+    std::set<std::string> named_;
+};
 
 }  // namespace convlab

@@ -65,9 +65,10 @@ int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSessio
 }
 
 int compare_array_results(const std::vector<ArrayExperiment>& experiments, const std::string& dir, size_t max_bytes, Report& report) {
+    RawFolder folder(dir);
     for (const ArrayExperiment& e : experiments)
         for (const ArrayVariant& v : e.variants) {
-            const std::string path = raw_result_path(dir, qualified_name(e, v));
+            const std::string path = folder.file_of(qualified_name(e, v));
             if (!std::filesystem::exists(path)) continue;
             // Named by the result it holds, as the image labs' checker does (raw_check.hpp).
             VariantResult r = array_row(qualified_name(e, v), "submitted");
@@ -77,6 +78,12 @@ int compare_array_results(const std::vector<ArrayExperiment>& experiments, const
             if (!r.message.empty()) r.status = "fail";
             report.results.push_back(r);
         }
+    for (const std::string& file : folder.strays()) {  // under its whole file name: never a result's (raw_result.hpp)
+        VariantResult r = array_row(file, "submitted");
+        r.status = "fail";
+        r.message = RawFolder::kStrayMessage;
+        report.results.push_back(r);
+    }
     return array_exit_status(report.results);
 }
 

@@ -299,15 +299,8 @@ class CannyRun {
     // variant runs; every row is named by the result it checked, never by a file's name.
     int compare_raw_results() {
         namespace fs = std::filesystem;
-        const std::string& folder = options_.compare_file;
-        if (!fs::is_directory(folder)) throw InputError("--compare " + folder + " is not a folder; lab " + std::to_string(spec_.lab.number) +
-                                                       " reads a folder of raw results");
-        std::set<std::string> known;
-        const auto file_of = [&](const std::string& name) {
-            const std::string path = raw_result_path(folder, name);
-            known.insert(fs::path(path).filename().string());
-            return path;
-        };
+        RawFolder folder(options_.compare_file);
+        const auto file_of = [&](const std::string& name) { return folder.file_of(name); };
         const auto read = [&](const std::string& path, size_t expected) { return read_raw_floats(path, expected + 1); };
         const size_t pixels = size_t(image_.width) * image_.height;
         std::vector<VariantResult> rows;
@@ -359,16 +352,11 @@ class CannyRun {
             const CheckResult c = check_pipeline(read(smoothed, pixels), read(edges, pixels), &what);
             add(r, c, what);
         }
-        std::vector<std::string> others;
-        for (const auto& entry : fs::directory_iterator(folder))
-            if (entry.path().extension() == ".f32" && !known.count(entry.path().filename().string()))
-                others.push_back(entry.path().filename().string());
-        std::sort(others.begin(), others.end());
-        for (const std::string& name : others) {  // under the whole file name: never a result's name
+        for (const std::string& name : folder.strays()) {
             VariantResult r = row(name, "a file no result of the lab is named by", "gpu", "", 0);
             r.kind = "submitted";
             r.status = "fail";
-            r.message = "no result of lab " + std::to_string(spec_.lab.number) + " has this file's name";
+            r.message = RawFolder::kStrayMessage;
             rows.push_back(r);
         }
         for (VariantResult& r : rows) r.mask_spec = mask_.spec, r.mask_size = mask_.k;

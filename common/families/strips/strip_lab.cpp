@@ -398,16 +398,12 @@ class StripRun {
     // row for each result of a variant there, checked band by band; any other .f32 file fails.
     int compare_raw_results() {
         namespace fs = std::filesystem;
-        const std::string& folder = options_.compare_file;
-        if (!fs::is_directory(folder))
-            throw InputError("--compare " + folder + " is not a folder; lab " + std::to_string(spec_.lab.number) + " reads a folder of raw results");
-        std::set<std::string> known;
+        RawFolder folder(options_.compare_file);
         std::vector<VariantResult> rows;
         const size_t n = image_.elements();
         for (const StripVariant& v : spec_.variants)
             for (HostMemory m : v.memories) {
-                const std::string path = raw_result_path(folder, result_name(v, m));
-                known.insert(fs::path(path).filename().string());
+                const std::string path = folder.file_of(result_name(v, m));
                 if (!fs::is_regular_file(path)) continue;
                 VariantResult r = row(v, m);
                 r.name = result_name(v, m);  // the grader's name for the result: one variant, two host memories
@@ -422,14 +418,12 @@ class StripRun {
                 }
                 rows.push_back(r);
             }
-        for (const auto& entry : fs::directory_iterator(folder)) {
-            const std::string file = entry.path().filename().string();
-            if (entry.path().extension() != ".f32" || known.count(file)) continue;
+        for (const std::string& file : folder.strays()) {
             VariantResult r;
             r.name = file;
             r.kind = "submitted";
             r.status = "fail";
-            r.message = "no result of lab " + std::to_string(spec_.lab.number) + " has this file's name";
+            r.message = RawFolder::kStrayMessage;
             rows.push_back(r);
         }
         return finish_compare(report_, rows, options_.format);
