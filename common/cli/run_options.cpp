@@ -1,12 +1,14 @@
 // convlab harness — do not edit in a lab.
 #include "common/cli/run_options.hpp"
 
+#include <omp.h>
 #include <cxxopts.hpp>
 #include <filesystem>
 
 #include "common/core/errors.hpp"
 #include "common/grading/peer_link.hpp"
 #include "common/core/text_parse.hpp"
+#include "common/report/report.hpp"
 
 namespace convlab {
 
@@ -87,6 +89,19 @@ std::string exit_status_help() {
            "  2 bad input (nothing run or written); 3 no usable GPU (any CPU part ran and passed);\n"
            "  4 a CUDA error ended the GPU part; 5 the grader's build of a submission reached for a CPU reference\n"
            "  it does not hold (it runs with --raw-out, and checks nothing itself).\n";
+}
+
+Report report_of_run(int lab, const std::string& title, const RunOptions& options) {
+    Report report;
+    report.lab = lab;
+    report.title = title;
+    report.seed = options.seed;
+    report.warmup = options.warmup;
+    report.reps = options.reps;
+    report.flush_l2 = options.flush_l2;
+    report.check_only = options.check_only;
+    report.cpu_cores = omp_get_num_procs();
+    return report;
 }
 
 }  // namespace convlab

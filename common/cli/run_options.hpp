@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-// Declared only: the report and every file that includes it need Format, not the parser.
+#include "common/report/format.hpp"
+
+// Declared only: the files that include this need the options, not the parser.
 namespace cxxopts {
 class Options;
 class ParseResult;
 }  // namespace cxxopts
 
 namespace convlab {
-
-enum class Format { Text, Markdown, Csv, Json };
 
 struct RunOptions {
     bool help = false;
@@ -63,5 +63,10 @@ void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& te
 
 // The help's closing lines: the exit statuses of every lab program (exit_status.hpp).
 std::string exit_status_help();
+
+struct Report;
+// A report's header as far as every lab shares it (report.hpp): the lab, and the options of the
+// run with the machine's core count.
+Report report_of_run(int lab, const std::string& title, const RunOptions& options);
 
 }  // namespace convlab

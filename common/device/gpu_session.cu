@@ -14,7 +14,7 @@
 #include "common/device/launch_counter.hpp"
 #include "common/core/rng.hpp"
 #include "common/device/shared_device_memory.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 
 namespace convlab {
 

@@ -11,16 +11,6 @@
 
 namespace convlab {
 
-std::vector<RawResult> raw_results(const LabSpec& spec) {
-    std::vector<RawResult> results;
-    for (const CpuVariant& v : spec.cpu) results.push_back({v.name, v.model});
-    for (const GpuVariant& v : spec.gpu) {
-        results.push_back({v.name, v.model});
-        if (v.end_to_end) results.push_back({end_to_end_result_name(v.name), v.model});
-    }
-    return results;
-}
-
 namespace {
 
 VariantResult check_one(const std::string& name, const WorkModel& model, const std::string& file, const RawCheckTarget& target) {

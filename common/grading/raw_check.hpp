@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "common/check/check.hpp"
-#include "common/runner/lab.hpp"
+#include "common/core/mask.hpp"
+#include "common/core/work_model.hpp"
 #include "common/report/report.hpp"
 
 namespace convlab {
@@ -28,9 +29,6 @@ struct RawResult {
     std::string name;
     WorkModel model;
 };
-
-// Every result the lab can write, in its order.
-std::vector<RawResult> raw_results(const LabSpec& spec);
 
 // path a folder: the file of each of `results` that is there, checked and named by its name, then
 // any other .f32 file under its whole file name, "x.f32" (a result no name maps to is still shown,

@@ -1,8 +1,8 @@
 // convlab harness — do not edit in a lab.
 #include "common/report/report.hpp"
 
-#include <omp.h>
 #include "common/core/exit_status.hpp"
+#include "common/core/number_format.hpp"
 #include "common/report/text_table.hpp"
 
 #include <algorithm>
@@ -429,19 +429,6 @@ std::string render_json(const Report& report) {
 }
 
 }  // namespace
-
-Report report_of_run(int lab, const std::string& title, const RunOptions& options) {
-    Report report;
-    report.lab = lab;
-    report.title = title;
-    report.seed = options.seed;
-    report.warmup = options.warmup;
-    report.reps = options.reps;
-    report.flush_l2 = options.flush_l2;
-    report.check_only = options.check_only;
-    report.cpu_cores = omp_get_num_procs();
-    return report;
-}
 
 void record_written(VariantResult& r) {
     r.status = "written";

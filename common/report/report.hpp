@@ -9,7 +9,7 @@
 
 #include "common/check/check.hpp"
 #include "common/device/device_info.hpp"
-#include "common/cli/run_options.hpp"
+#include "common/report/format.hpp"
 #include "common/check/spot_check.hpp"
 #include "common/timing/stats.hpp"
 #include "common/timing/transfers.hpp"
@@ -109,10 +109,6 @@ struct Report {
     std::vector<std::string> notes;  // warnings: noisy timings, failures after timing
     double process_cpu_ms = 0;       // CPU time of this process up to the report (cpu_work.hpp)
 };
-
-// A report's header as far as every lab shares it: the lab, and the options of the run
-// (run_options.hpp) with the machine's core count.
-Report report_of_run(int lab, const std::string& title, const RunOptions& options);
 
 // Fills the derived figures of every result under its variant's model: by default each input
 // byte read once and each output float written once, 2*K*K flops per output value (K of the

@@ -1,20 +1,10 @@
 // convlab harness — do not edit in a lab.
-// Aligned plain-text and Markdown tables, and the number formats every report uses.
+// Aligned plain-text and Markdown tables (their numbers formatted by core/number_format.hpp).
 #pragma once
-#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace convlab {
-
-std::string format_fixed(double value, int decimals);
-// Decimals that keep three significant figures for typical magnitudes.
-std::string format_sig3(double value);
-// Bytes as "1.25 GiB", for memory messages.
-std::string format_gib(size_t bytes);
-// Bytes in the largest binary unit they fill, three significant figures: "33 B", "11.1 KiB",
-// "2.00 GiB" (lab 9's budgets run from a few bytes to gigabytes).
-std::string format_bytes(double bytes);
 
 struct TableColumn {
     std::string header;

@@ -12,6 +12,7 @@
 #include "common/core/image.hpp"
 #include "common/cli/lab_manifest.hpp"
 #include "common/core/mask.hpp"
+#include "common/grading/raw_check.hpp"
 #include "common/report/report.hpp"
 
 namespace convlab {
@@ -102,5 +103,9 @@ inline LabSpec spec_of(const LabManifest& manifest) { return spec_from<LabSpec>(
 
 // Returns the process exit status (exit_status.hpp). Never throws.
 int run_lab(int argc, char** argv, const LabSpec& spec);
+
+// Every result the lab can write under --raw-out, in its order: each variant's, and a GPU
+// variant's end-to-end part's (the grader's trusted check reads them: raw_check.hpp).
+std::vector<RawResult> raw_results(const LabSpec& spec);
 
 }  // namespace convlab

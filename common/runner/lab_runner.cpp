@@ -29,6 +29,17 @@
 #include "common/timing/transfers.hpp"
 
 namespace convlab {
+
+std::vector<RawResult> raw_results(const LabSpec& spec) {
+    std::vector<RawResult> results;
+    for (const CpuVariant& v : spec.cpu) results.push_back({v.name, v.model});
+    for (const GpuVariant& v : spec.gpu) {
+        results.push_back({v.name, v.model});
+        if (v.end_to_end) results.push_back({end_to_end_result_name(v.name), v.model});
+    }
+    return results;
+}
+
 namespace {
 
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();

@@ -8,7 +8,7 @@
 #include "common/device/cuda_check.cuh"
 #include "common/core/errors.hpp"
 #include "common/core/rng.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 #include "labs/lab5/experiments.hpp"
 #include "labs/lab5/lab5.hpp"
 #include "labs/lab5/references.hpp"

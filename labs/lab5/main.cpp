@@ -8,7 +8,7 @@
 #include "build/gen/lab5/manifest.hpp"
 #include "common/families/arrays/array_lab.hpp"
 #include "common/report/report.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 #include "labs/lab5/experiments.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "common/report/report.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 
 using namespace convlab;
 

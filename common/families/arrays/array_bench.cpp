@@ -11,6 +11,7 @@
 #include "common/families/arrays/array_checks.hpp"
 #include "common/core/errors.hpp"
 #include "common/timing/stats.hpp"
+#include "common/core/number_format.hpp"
 #include "common/report/text_table.hpp"
 
 namespace convlab {

@@ -6,6 +6,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/exit_status.hpp"
 #include "common/grading/raw_result.hpp"
+#include "common/core/number_format.hpp"
 #include "common/report/text_table.hpp"
 
 namespace convlab {

@@ -18,7 +18,6 @@
 #include "common/grading/peer_link.hpp"
 #include "common/cli/run_options.hpp"
 #include "common/core/text_parse.hpp"
-#include "common/report/text_table.hpp"
 
 namespace convlab {
 

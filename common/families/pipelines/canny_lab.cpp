@@ -36,7 +36,7 @@
 #include "common/report/report.hpp"
 #include "common/core/separable.hpp"
 #include "common/core/text_parse.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 
 namespace convlab {
 namespace {

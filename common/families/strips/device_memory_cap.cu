@@ -7,7 +7,7 @@
 
 #include "common/families/strips/each_gpu.cuh"
 #include "common/core/errors.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 
 namespace convlab {
 

@@ -36,7 +36,7 @@
 #include "common/families/strips/strip_peer.hpp"
 #include "common/families/strips/strip_rules.hpp"
 #include "common/core/text_parse.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 #include "common/timing/transfers.hpp"
 
 namespace convlab {

@@ -7,7 +7,7 @@
 #include "common/families/strips/banded_check.hpp"
 
 #include "common/families/strips/strip_host.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 
 namespace convlab {
 

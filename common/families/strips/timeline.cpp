@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "common/core/errors.hpp"
-#include "common/report/text_table.hpp"
+#include "common/core/number_format.hpp"
 
 namespace convlab {
 
