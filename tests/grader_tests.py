@@ -962,6 +962,62 @@ def results_of(path):
         return {r["student"]: r for r in json.load(f)["results"]}
 
 
+def spreading_over_gpus():
+    """make test-grader-gpu GPUS=...: which GPUs --gpus names, how batches are cut into pieces, and
+    the pieces of two labs shared by two workers, each graded once on one GPU, a failing piece
+    recorded as failed with its output (a stand-in grades: PART=i/n itself is grade_batch's,
+    which lab 0's batch tests)."""
+    import contextlib
+    import io
+    import subprocess as sp
+    import grader_spread
+    saved = os.environ.get("CUDA_VISIBLE_DEVICES")
+    try:
+        os.environ["CUDA_VISIBLE_DEVICES"] = "0,2,3"
+        assert grader_spread.gpus_of("all") == ["0", "2", "3"] and grader_spread.gpus_of("2") == ["0", "2"]
+        assert grader_spread.gpus_of("3,2") == ["3", "2"]
+        for bad in ("0,5", "4", ""):
+            try:
+                grader_spread.gpus_of(bad)
+                raise AssertionError(f"--gpus {bad!r} was accepted")
+            except ValueError:
+                pass
+    finally:
+        if saved is None:
+            os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+        else:
+            os.environ["CUDA_VISIBLE_DEVICES"] = saved
+    entries = len(known_bad.load(0))
+    assert grader_spread.pieces([0], 10) == [(0, (i, 2)) for i in range(3)] and grader_spread.pieces([0], entries) == [(0, (1, 1))]
+    assert [lab for lab, _ in grader_spread.pieces([1, 9, 5], 100)] == [9, 5, 1], "the slowest labs first"
+
+    class Recorded:
+        def __init__(self):
+            self.rows = []
+
+        def record(self, name, outcome, detail="", seconds=None):
+            self.rows.append((name, outcome, detail))
+
+    graded, lock = [], threading.Lock()
+
+    def stand_in(lab, part, gpu):
+        time.sleep(0.05)  # long enough for both workers to take pieces
+        with lock:
+            graded.append((lab, part, gpu))
+        failing = lab == 1 and part[0] == 2
+        return sp.CompletedProcess([], 1 if failing else 0, f"    lab {lab}: part {part[0]} graded\n", "the batch went wrong" if failing else "")
+
+    got, printed = Recorded(), io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        grader_spread.spread(got, [0, 1], ["a", "b"], slice_size=10, grade=stand_in)
+    want = grader_spread.pieces([0, 1], 10)
+    assert sorted((lab, part) for lab, part, _ in graded) == sorted(want), graded  # each piece once
+    assert {gpu for _, _, gpu in graded} == {"a", "b"}, graded  # both workers took pieces
+    assert len(got.rows) == len(want) and printed.getvalue().count("graded\n") == len(want), (got.rows, printed.getvalue())
+    failed = [(name, detail) for name, outcome, detail in got.rows if outcome == "fail"]
+    assert len(failed) == 1 and "lab 1 batch, part 2 of" in failed[0][0] and "the batch went wrong" in failed[0][1], got.rows
+
+
 def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
@@ -994,6 +1050,8 @@ def register(results):
     results.run("grader: a known-bad verdict names each expectation its result misses", known_bad_verdicts_can_fail)
     results.run("grader: a noisy machine excuses only the reference's own performance points", noise_excuses_only_performance)
     results.run("grader: lab 0 batch: solution full marks, skeleton none, every known-bad as described", grade_batch, 0)
+    results.run("grader: the self-test spread over GPUs (--gpus): the GPUs named, the batches cut, each piece graded once by one "
+                "of the workers, a failure recorded", spreading_over_gpus)
 
 
 def gpu_labs():

@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
+import grader_spread  # noqa: E402
 import grader_tests  # noqa: E402
 import layout_tests  # noqa: E402
 import manifest_tests  # noqa: E402
@@ -65,6 +66,8 @@ def main():
                                                          "set, 0/N the solution and the skeleton alone")
     parser.add_argument("--only", help="with --grader-gpu: these known-bad submissions alone (comma-separated names), with the "
                                        "solution and the skeleton")
+    parser.add_argument("--gpus", help="with --grader-gpu: every batch in pieces spread over these GPUs, one worker a GPU: all, "
+                                       "a count, or a list such as 0,2 (grader_spread.py); not with --part or --only")
     args = parser.parse_args()
     results = Results()
     try:
@@ -76,7 +79,12 @@ def main():
         if grader_tests.batches_need_a_gpu(args.lab) and not gpu_available():
             results.record("grader GPU self-test", "fail", "no usable CUDA device")
             main_exit(results)
-        grader_tests.register_gpu(results, args.lab, part, args.only.split(",") if args.only else None)
+        if args.gpus:
+            if args.part != "1/1" or args.only:
+                parser.error("--gpus cuts the batches itself: drop --part and --only")
+            grader_spread.register(results, args.lab, args.gpus)
+        else:
+            grader_tests.register_gpu(results, args.lab, part, args.only.split(",") if args.only else None)
         main_exit(results)
     if args.gpu_only:
         builds(results)
