@@ -1,11 +1,11 @@
-"""Lab 1's own tests (its GPU rows' shapes and masks, a run without a GPU); gpu_suite.py's rows
-every image lab shares are made of GPU below. Its grading cases: grading/cases/lab1.json and
+"""Lab 1's own tests (its GPU rows' shapes and masks, a run without a GPU); gpu_suite.py makes
+the rows every image lab has from GPU below. Its grading cases: grading/cases/lab1.json and
 grading/known-bad/lab1.json."""
 from testkit import Skip, gpu_available, lab
 
 # The GPU suite's rows for this lab (gpu_suite.tests): awkward shapes (1x1, single rows and columns,
 # primes, exactly one block, just over a block or a tile, several tiles), the masks it cycles
-# through, its mask sizes; its default run must time the naive kernel end to end too.
+# through and its mask sizes.
 GPU = {
     "shapes": ["1x1", "1x7", "7x1", "2x3", "16x16", "17x13", "31x37", "127x61", "257x255", "1031x769"],
     "masks": ["random:3:1", "random:5:2", "sobel-x", "random:7:3", "random:1:4", "gauss:5:1", "emboss", "random:31:5"],

@@ -1,5 +1,5 @@
-"""Lab 2's own tests (its GPU rows' shapes and masks); gpu_suite.py's rows every image lab
-shares are made of GPU below. Its grading cases: grading/cases/lab2.json and
+"""Lab 2's own tests (its GPU rows' shapes and masks); gpu_suite.py makes the rows every image
+lab has from GPU below. Its grading cases: grading/cases/lab2.json and
 grading/known-bad/lab2.json."""
 
 # The GPU suite's rows for this lab (gpu_suite.tests): awkward shapes (1x1, single rows and columns,

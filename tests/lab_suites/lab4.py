@@ -1,5 +1,5 @@
 """Lab 4's own tests (its GPU rows' shapes and masks, a large colour image, the register
-kernel's limit); gpu_suite.py's rows every image lab shares are made of GPU below. Its grading
+kernel's limit); gpu_suite.py makes the rows every image lab has from GPU below. Its grading
 cases: grading/cases/lab4.json and grading/known-bad/lab4.json."""
 from gpu_suite import all_pass
 from testkit import lab_json

@@ -1,5 +1,5 @@
 """Lab 7's own tests (its GPU rows' shapes and masks, the box variants' refusals, a summed-area
-table past 2^32, end-to-end timing); gpu_suite.py's rows every image lab shares are made of GPU
+table past 2^32, end-to-end timing); gpu_suite.py makes the rows every image lab has from GPU
 below. Its grading cases: grading/cases/lab7.json and grading/known-bad/lab7.json."""
 from gpu_suite import all_pass
 from testkit import lab_json
