@@ -221,6 +221,7 @@ help:
 	@echo "  make sass LAB=n        the machine code of ./labN's kernels (cuobjdump)"
 	@echo "  make profile LAB=n     Nsight Compute on one run of each kernel"
 	@echo "  make grade LAB=n SUBMISSIONS=dir   grade students' work (handouts/instructor-guide.md)"
+	@echo "  make test-grader-gpu   the grader's self-test: the GPU labs' known-bad batches (LAB=n, PART=i/n, ONLY=..., GPUS=all)"
 	@echo "  make dist-student      dist/convlab-student.tar.gz: the release for students (no solutions, grading or tests)"
 	@echo "  make clean             remove build/, dist/ and the ./labN programs"
 	@echo
