@@ -3,6 +3,7 @@
 // run, how they are timed, the report's format and the grader's --raw-out / --compare. A kind of
 // lab adds its own options to the same parser (options.cpp: images; array_lab.cpp: arrays).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct RunOptions {
     // --raw-out: the grader's run. Its results are checked in another process (--compare), so it
     // computes no reference (the grader's build links none) and judges nothing itself.
     bool graded() const { return !raw_out_dir.empty(); }
+    // Whether --variant names this variant (no --variant: every one).
+    bool selects(const std::string& variant) const {
+        return variants.empty() || std::find(variants.begin(), variants.end(), variant) != variants.end();
+    }
     // Whether a launch count the harness could not take (no CUPTI, its slot taken, the counting
     // switched off: launch_counter.hpp) may pass as "launched": in a student's own run, yes; in a
     // graded run, which fails what it cannot measure, only under compute-sanitizer (--sanitized),

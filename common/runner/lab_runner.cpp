@@ -114,13 +114,13 @@ class LabRun {
         Case c{mask, Problem{image_, mask, options_.border}, {}};
         if (!graded()) run_reference(c);
         for (const CpuVariant& v : spec_.cpu) {
-            if (!selected(v.name)) continue;
+            if (!options_.selects(v.name)) continue;
             if (graded() && v.kit_reference) skip(c, v, "skipped: the kit's CPU reference, which a --raw-out run does not hold");
             else run_cpu_variant(c, v);
         }
         if (session_ && session_->healthy()) session_->load_mask(mask);
         for (const GpuVariant& v : spec_.gpu) {
-            if (!selected(v.name)) continue;
+            if (!options_.selects(v.name)) continue;
             if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
             else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
             else run_gpu_variant(c, v);
@@ -128,11 +128,8 @@ class LabRun {
         if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
     }
 
-    bool selected(const std::string& name) const {
-        return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
-    }
     bool selected_gpu_variants() const {
-        return std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [&](const GpuVariant& v) { return selected(v.name); });
+        return std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [&](const GpuVariant& v) { return options_.selects(v.name); });
     }
 
     void fill_report_header(const std::string& source) {
@@ -496,7 +493,7 @@ class LabRun {
         ImagePeerTarget target(*session_, spec_, image_, mask, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
-            if (!selected(v.name)) continue;
+            if (!options_.selects(v.name)) continue;
             VariantResult r = variant_row(c, v, "gpu");
             timer.time_variant(v.name, r);
             report_.results.push_back(r);

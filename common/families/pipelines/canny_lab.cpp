@@ -143,12 +143,12 @@ class CannyRun {
         if (!lab_value("write-stage-inputs").empty()) return write_stage_inputs();
         if (!options_.compare_file.empty()) return compare_raw_results();
         run_reference();
-        if (selected(kCannySequential)) run_sequential();
+        if (options_.selects(kCannySequential)) run_sequential();
         const std::string reason = gpu_unavailable_reason();
         report_.gpu_skipped = reason;
         if (reason.empty() && any_pipeline_selected()) open_gpu();
         for (const CannyPipeline& p : spec_.pipelines) {
-            if (!selected(p.name)) continue;
+            if (!options_.selects(p.name)) continue;
             if (!reason.empty()) skip(p, "skipped: " + reason);
             else if (!session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
             else run_pipeline(p);
@@ -170,11 +170,8 @@ class CannyRun {
     bool graded() const { return options_.graded(); }
     const std::string& lab_value(const char* name) const { return options_.lab_values.at(name); }
 
-    bool selected(const std::string& name) const {
-        return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
-    }
     bool any_pipeline_selected() const {
-        return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return selected(p.name); });
+        return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return options_.selects(p.name); });
     }
 
     // Smoothing is lab 6's float sum in another order: held to twice the two-pass rounding bound
@@ -380,7 +377,7 @@ class CannyRun {
         const std::string& dir = lab_value("write-stage-inputs");
         if (!fs::is_directory(dir)) throw InputError("--write-stage-inputs " + dir + " is not a folder; accepted: an existing folder");
         for (const CannyPipeline& p : spec_.pipelines) {
-            if (!selected(p.name)) continue;
+            if (!options_.selects(p.name)) continue;
             for (const CannyStage& s : p.stages) {
                 const std::string folder = stage_inputs_folder(dir, p, s);
                 fs::create_directories(folder);
@@ -442,7 +439,7 @@ class CannyRun {
         report_.gpu_skipped = reason;
         if (reason.empty() && any_pipeline_selected()) open_gpu();
         for (const CannyPipeline& p : spec_.pipelines) {
-            if (!selected(p.name)) continue;
+            if (!options_.selects(p.name)) continue;
             const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
             if (s == p.stages.end()) continue;
             if (!reason.empty()) skip(p, "skipped: " + reason);
@@ -525,7 +522,7 @@ class CannyRun {
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const CannyPipeline& p : spec_.pipelines) {
             const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
-            if (!selected(p.name) || s == p.stages.end()) continue;
+            if (!options_.selects(p.name) || s == p.stages.end()) continue;
             VariantResult r = row(p.name, p.description, "gpu", s->name, s->bytes_per_pixel);
             timer.time_variant(stage_result(p, *s), r);
             report_.results.push_back(r);

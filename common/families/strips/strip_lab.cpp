@@ -106,7 +106,7 @@ class StripRun {
         }
         if (reason.empty()) open_gpus(!options_.check_only);
         for (const StripVariant& v : spec_.variants) {
-            if (!selected(v.name)) continue;
+            if (!options_.selects(v.name)) continue;
             for (HostMemory m : v.memories) {
                 if (!reason.empty()) skip(v, m, "skipped: " + reason);
                 else if (cuda_failed_) skip(v, m, "skipped: an earlier CUDA error ended the GPU part");
@@ -129,9 +129,6 @@ class StripRun {
     // checks nothing: the results go to the trusted check (--compare).
     bool graded() const { return options_.graded(); }
 
-    bool selected(const std::string& name) const {
-        return options_.variants.empty() || std::find(options_.variants.begin(), options_.variants.end(), name) != options_.variants.end();
-    }
 
     StripJob job_for(const StripVariant& v, HostMemory m) const {
         return StripJob{image_.pixels.data(), output_.get(), image_.width, image_.height, image_.channels, mask_.k, options_.border,
@@ -355,7 +352,7 @@ class StripRun {
         StripPeerTarget target(peer_shape(), mask_, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const StripVariant& v : spec_.variants) {
-            if (!selected(v.name) || v.whole) continue;
+            if (!options_.selects(v.name) || v.whole) continue;
             VariantResult r = row(v, HostMemory::Pinned);
             r.set_figure("gpus", "GPUs", "", v.several_gpus ? gpus_ : 1, 0);
             timer.time_variant(v.name, r);
