@@ -35,17 +35,18 @@ Image make_lab_input(const Options& options, int default_channels, std::string* 
     return image;
 }
 
-Report report_of_one_mask_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image) {
-    const Mask& mask = options.masks.front();
+Report report_of_image_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image) {
     Report report = report_of_run(lab, title, options);
     report.image_source = source;
     report.preset = options.preset;
     report.width = image.width;
     report.height = image.height;
     report.channels = image.channels;
-    report.mask_specs = {mask.spec};
-    report.mask_sizes = {mask.k};
-    report.tolerances = {tolerance_for(mask)};
+    for (const Mask& mask : options.masks) {
+        report.mask_specs.push_back(mask.spec);
+        report.mask_sizes.push_back(mask.k);
+        report.tolerances.push_back(tolerance_for(mask));
+    }
     report.border = border_name(options.border);
     return report;
 }

@@ -14,8 +14,9 @@ namespace convlab {
 // given; a file keeps its own unless --channels converts it. Throws InputError for a bad file.
 Image make_lab_input(const Options& options, int default_channels, std::string* source);
 
-// The header of a report on one image and one mask (labs 8 and 9): the run's options, the input
-// as `source` names it, its shape, the mask with its direct sum's tolerance, the border.
-Report report_of_one_mask_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image);
+// The header of a report on one image (every image lab): the run's options, the input as `source`
+// names it, its shape, each mask of the run (one, or a sweep's) with its direct sum's tolerance,
+// the border. A lab adds what is its own (other tolerances, rules, its baseline).
+Report report_of_image_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image);
 
 }  // namespace convlab

@@ -133,22 +133,13 @@ class LabRun {
     }
 
     void fill_report_header(const std::string& source) {
-        report_ = report_of_run(spec_.number, spec_.title, options_);
-        report_.image_source = source;
-        report_.preset = options_.preset;
-        report_.width = image_.width;
-        report_.height = image_.height;
-        report_.channels = image_.channels;
+        report_ = report_of_image_run(spec_.number, spec_.title, options_, source, image_);
         for (const Mask& m : options_.masks) {
-            report_.mask_specs.push_back(m.spec);
-            report_.mask_sizes.push_back(m.k);
-            report_.tolerances.push_back(tolerance_for(m));
             const bool two_pass = m.separable() && has_two_pass_variants(spec_);
             report_.two_pass_tolerances.push_back(two_pass ? std::optional(separable_tolerance_for(m)) : std::nullopt);
             const bool integer = m.box() && has_integer_sum_variants(spec_);
             report_.integer_sum_tolerances.push_back(integer ? std::optional(integer_box_tolerance()) : std::nullopt);
         }
-        report_.border = border_name(options_.border);
         report_.cpu_reps = options_.cpu_reps;
         report_.baseline = spec_.baseline;
         report_.has_gpu_part = !spec_.gpu.empty();

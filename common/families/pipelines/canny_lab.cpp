@@ -182,7 +182,7 @@ class CannyRun {
     }
 
     void fill_report_header(const std::string& source) {
-        report_ = report_of_one_mask_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
+        report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
         report_.cpu_reps = options_.cpu_reps;
         report_.has_gpu_part = !spec_.pipelines.empty();
         const Tolerance s = smoothing_tolerance();

@@ -136,7 +136,7 @@ class StripRun {
     }
 
     void fill_report_header(const std::string& source) {
-        report_ = report_of_one_mask_run(spec_.lab.number, spec_.lab.title, options_, source, image_);
+        report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);
         report_.cpu_reps = 0;
         report_.has_gpu_part = true;
         report_.baseline = spec_.lab.baseline;
