@@ -14,6 +14,7 @@
 #include "common/device/launch_counter.hpp"
 #include "common/core/rng.hpp"
 #include "common/device/shared_device_memory.hpp"
+#include "common/core/exit_status.hpp"
 #include "common/core/number_format.hpp"
 
 namespace convlab {
@@ -26,6 +27,11 @@ std::string gpu_unavailable_reason() {
     if (status != cudaSuccess)
         return std::string("the CUDA runtime cannot start (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
     return "";
+}
+
+std::string gpu_skipped_line(int lab, const std::string& reason, bool cpu_part_ran) {
+    return "lab" + std::to_string(lab) + ": GPU variants skipped: " + reason + (cpu_part_ran ? " (the CPU part ran; exit status " : " (exit status ") +
+           std::to_string(kExitNoGpu) + ")\n";
 }
 
 namespace {

@@ -18,6 +18,9 @@ namespace convlab {
 
 // Empty when a CUDA device can be used; otherwise why not, in a few words.
 std::string gpu_unavailable_reason();
+// The one line (with its newline) a lab prints on stderr when its GPU part did not run: why, and
+// whether a CPU part ran instead; its exit status is then kExitNoGpu (exit_status.hpp).
+std::string gpu_skipped_line(int lab, const std::string& reason, bool cpu_part_ran);
 
 struct TimingPlan {
     int warmup = 2;

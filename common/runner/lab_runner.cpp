@@ -92,9 +92,7 @@ class LabRun {
         derive_figures(report_);
         report_.process_cpu_ms = process_cpu_ms();
         std::cout << render(report_, options_.format) << std::flush;
-        if (!reason.empty() && selected_gpu_variants())
-            std::cerr << "lab" << spec_.number << ": GPU variants skipped: " << reason << " (the CPU part ran; exit status "
-                      << kExitNoGpu << ")\n";
+        if (!reason.empty() && selected_gpu_variants()) std::cerr << gpu_skipped_line(spec_.number, reason, true);
         save_pictures();
         return exit_status(!reason.empty() && selected_gpu_variants());
     }

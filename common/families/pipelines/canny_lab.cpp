@@ -157,9 +157,7 @@ class CannyRun {
         report_.process_cpu_ms = process_cpu_ms();
         std::cout << render(report_, options_.format) << std::flush;
         const bool gpu_skipped = !reason.empty() && any_pipeline_selected();
-        if (gpu_skipped)
-            std::cerr << "lab" << spec_.lab.number << ": GPU variants skipped: " << reason << " (the CPU part ran; exit status "
-                      << kExitNoGpu << ")\n";
+        if (gpu_skipped) std::cerr << gpu_skipped_line(spec_.lab.number, reason, true);
         save_pictures();
         return exit_status(gpu_skipped);
     }

@@ -118,8 +118,7 @@ class StripRun {
         note_copy_rates();
         report_.process_cpu_ms = process_cpu_ms();
         std::cout << render(report_, options_.format) << std::flush;
-        if (!reason.empty())
-            std::cerr << "lab" << spec_.lab.number << ": GPU variants skipped: " << reason << " (exit status " << kExitNoGpu << ")\n";
+        if (!reason.empty()) std::cerr << gpu_skipped_line(spec_.lab.number, reason, false);
         save_timelines();
         return run_exit_status(report_, cuda_failed_, !reason.empty());
     }
