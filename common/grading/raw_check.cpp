@@ -1,10 +1,8 @@
 // convlab harness — do not edit in a lab.
 #include "common/grading/raw_check.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <set>
 
 #include "common/core/exit_status.hpp"
 #include "common/grading/raw_result.hpp"

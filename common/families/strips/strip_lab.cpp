@@ -12,7 +12,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <set>
 #include <stdexcept>
 
 #include "common/families/strips/activity_trace.hpp"
