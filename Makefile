@@ -267,9 +267,10 @@ grade:
 # command (4 to over 10 minutes a lab on an H100); LAB=n grades one lab's batch, PART=i/n (n > 1)
 # the i-th slice of its known-bad set and PART=0/n the solution and the skeleton alone,
 # ONLY=name,name those known-bad submissions alone (with the solution and the skeleton);
-# GPUS=all|N|0,2 every batch in pieces spread over those GPUs of this host, one worker a GPU.
+# GPUS=all|N|0,2 every batch in pieces spread over those GPUs of this host, one worker a GPU
+# (SLICE=n known-bad submissions a piece at most, 6 by default).
 test-grader-gpu: | deps-build
-	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)) $(if $(ONLY),--only $(ONLY)) $(if $(GPUS),--gpus $(GPUS)),$(NO_TESTS))
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)) $(if $(ONLY),--only $(ONLY)) $(if $(GPUS),--gpus $(GPUS)) $(if $(SLICE),--slice $(SLICE)),$(NO_TESTS))
 
 # The student release: dist/convlab-student.tar.gz (common/tools/dist-student.sh says what it leaves out).
 dist-student:

@@ -97,10 +97,10 @@ def spread(results, labs, gpus, slice_size=SLICE, grade=grade_piece):
         t.join()
 
 
-def register(results, labs, gpus_text):
+def register(results, labs, gpus_text, slice_size=SLICE):
     try:
         gpus = gpus_of(gpus_text)
     except ValueError as why:
         results.record("grader GPU self-test", "fail", str(why))
         return
-    spread(results, labs or grader_tests.gpu_labs(), gpus)
+    spread(results, labs or grader_tests.gpu_labs(), gpus, slice_size)

@@ -68,6 +68,9 @@ def main():
                                        "solution and the skeleton")
     parser.add_argument("--gpus", help="with --grader-gpu: every batch in pieces spread over these GPUs, one worker a GPU: all, "
                                        "a count, or a list such as 0,2 (grader_spread.py); not with --part or --only")
+    parser.add_argument("--slice", type=int, default=grader_spread.SLICE,
+                        help=f"with --gpus: the most known-bad submissions a piece (default {grader_spread.SLICE}; fewer for machines "
+                             "lent in short slots: a lab 9 entry takes minutes)")
     args = parser.parse_args()
     results = Results()
     try:
@@ -82,7 +85,9 @@ def main():
         if args.gpus:
             if args.part != "1/1" or args.only:
                 parser.error("--gpus cuts the batches itself: drop --part and --only")
-            grader_spread.register(results, args.lab, args.gpus)
+            if args.slice < 1:
+                parser.error(f"--slice {args.slice}: accepted: 1 or more known-bad submissions a piece")
+            grader_spread.register(results, args.lab, args.gpus, args.slice)
         else:
             grader_tests.register_gpu(results, args.lab, part, args.only.split(",") if args.only else None)
         main_exit(results)
