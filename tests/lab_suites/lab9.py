@@ -12,14 +12,13 @@ import struct
 import tempfile
 
 from cli_tests import refusal_problems
-from testkit import figures, lab, lab_json, peer_timed, sanitizer_clean
+from testkit import ROOT, figures, lab, lab_json, peer_timed, sanitizer_clean
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 SHAPES = ["1x1", "7x3", "3x40", "257x129", "1031x769"]
 ROWS = {("whole", "pinned"), ("serial", "pageable"), ("serial", "pinned"), ("overlapped", "pageable"), ("overlapped", "pinned"),
         ("multi-gpu", "pinned")}
 MIB = 1024 * 1024
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def rows_of(doc):
