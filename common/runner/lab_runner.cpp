@@ -14,6 +14,7 @@
 #include "common/core/exit_status.hpp"
 #include "common/device/gpu_session.hpp"
 #include "common/cli/guarded_main.hpp"
+#include "common/runner/family_run.hpp"
 #include "common/runner/lab.hpp"
 #include "common/cli/lab_input.hpp"
 #include "common/cli/options.hpp"
@@ -69,33 +70,10 @@ bool has_integer_sum_variants(const LabSpec& spec) {
 }
 
 // One lab run: every selected variant for every mask of the sweep (usually one mask).
-class LabRun {
+class LabRun : public FamilyRun {
   public:
     LabRun(const LabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
-        : spec_(spec), options_(options), image_(image), out_(out) {}
-
-    int run(const std::string& source) {
-        fill_report_header(source);
-        if (!options_.compare_file.empty()) return compare_raw_results();
-        const std::string reason = spec_.gpu.empty() ? "" : gpu_unavailable_reason();
-        report_.gpu_skipped = reason;
-        if (options_.timed_by >= 0 || options_.timer_of >= 0) {
-            if (!reason.empty()) {
-                std::cerr << "lab" << spec_.number << ": peer timing needs a GPU: " << reason << "\n";
-                return kExitNoGpu;
-            }
-            return options_.timed_by >= 0 ? serve_timer() : time_peer();
-        }
-        if (!spec_.gpu.empty() && reason.empty()) open_gpu();
-        for (const Mask& mask : options_.masks) run_case(mask);
-        add_own_figures();
-        derive_figures(report_);
-        report_.process_cpu_ms = process_cpu_ms();
-        std::cout << render(report_, options_.format) << std::flush;
-        if (!reason.empty() && selected_gpu_variants()) std::cerr << gpu_skipped_line(spec_.number, reason, true);
-        save_pictures();
-        return exit_status(!reason.empty() && selected_gpu_variants());
-    }
+        : FamilyRun(spec.number, options), spec_(spec), options_(options), image_(image), out_(out) {}
 
   private:
     // What one mask of the sweep needs while its variants run. Each variant's row carries its
@@ -107,6 +85,20 @@ class LabRun {
     };
 
     bool graded() const { return options_.graded(); }
+
+    void fill_header(const std::string& source) override { fill_report_header(source); }
+    bool has_gpu_part() const override { return !spec_.gpu.empty(); }
+    bool gpu_variants_selected() const override { return selected_gpu_variants(); }
+
+    void run_variants(const std::string& gpu_reason) override {
+        if (has_gpu_part() && gpu_reason.empty()) open_gpu();
+        for (const Mask& mask : options_.masks) run_case(mask);
+    }
+
+    void add_figures() override {
+        add_own_figures();
+        derive_figures(report_);
+    }
 
     void run_case(const Mask& mask) {
         Case c{mask, Problem{image_, mask, options_.border}, {}};
@@ -465,16 +457,14 @@ class LabRun {
     }
 
     // --timed-by: the grader's timer runs this program's variants on its own buffers (peer_worker.hpp).
-    int serve_timer() {
-        PeerLink link(options_.timed_by);
+    int serve_timer(PeerLink& link) override {
         open_gpu();
         ImagePeerServer server(*session_, spec_, options_.masks.front());
         return serve_peer_timer(link, *session_, server);
     }
 
     // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
-    int time_peer() {
-        PeerLink link(options_.timer_of);
+    void time_peer(PeerLink& link) override {
         open_gpu();
         const Mask& mask = options_.masks.front();
         session_->load_mask(mask);
@@ -488,10 +478,6 @@ class LabRun {
             report_.results.push_back(r);
         }
         timer.finish();
-        add_own_figures();
-        derive_figures(report_);
-        std::cout << render(report_, options_.format) << std::flush;
-        return exit_status(false);
     }
 
     // The lab's own figures (LabSpec::own_figures) on every row, each with its own mask's problem.
@@ -504,7 +490,7 @@ class LabRun {
 
     // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
     // No variant runs.
-    int compare_raw_results() {
+    int compare_raw_results() override {
         const Mask& mask = options_.masks.front();
         Case c{mask, Problem{image_, mask, options_.border}, {}};
         run_reference(c);
@@ -564,7 +550,7 @@ class LabRun {
                                         "%): another program on the machine? compare medians with care");
     }
 
-    void save_pictures() {
+    void save_outputs() override {
         if (!out_.enabled()) return;
         out_.save_image("input", image_);
         for (const auto& [name, values] : references_) out_.save_result(name, values, image_);
@@ -575,8 +561,6 @@ class LabRun {
         }
         std::cerr << "lab" << spec_.number << ": pictures saved in " << out_.path() << "/\n";
     }
-
-    int exit_status(bool gpu_skipped) const { return run_exit_status(report_, cuda_failed_, gpu_skipped); }
 
     struct Picture {
         std::string name;
@@ -590,10 +574,8 @@ class LabRun {
     const OutputFolder& out_;
     std::unique_ptr<GpuSession> session_;
     std::unique_ptr<HostProblem> host_problems_[2];  // LabSpec::transfers: pageable [0] and pinned [1], made once
-    Report report_;
     std::vector<std::pair<std::string, std::vector<float>>> references_;
     std::vector<Picture> pictures_;
-    bool cuda_failed_ = false;
 };
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
 #include "common/report/report.hpp"
+#include "common/runner/family_run.hpp"
 #include "common/core/separable.hpp"
 #include "common/core/text_parse.hpp"
 #include "common/core/number_format.hpp"
@@ -129,44 +130,49 @@ LabSpec command_line_spec(const CannyLabSpec& spec) {
     return lab;
 }
 
-class CannyRun {
+class CannyRun : public FamilyRun {
   public:
     CannyRun(const CannyLabSpec& spec, const Options& options, const Image& image, const OutputFolder& out)
-        : spec_(spec), options_(options), image_(image), out_(out), mask_(options.masks.front()),
+        : FamilyRun(spec.lab.number, options), spec_(spec), options_(options), image_(image), out_(out), mask_(options.masks.front()),
           thresholds_(thresholds_of(options)) {}
-
-    int run(const std::string& source) {
-        if (graded()) return run_graded(source);
-        if (options_.timed_by >= 0 || options_.timer_of >= 0) return run_peer(source);
-        reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
-        fill_report_header(source);
-        if (!lab_value("write-stage-inputs").empty()) return write_stage_inputs();
-        if (!options_.compare_file.empty()) return compare_raw_results();
-        run_reference();
-        if (options_.selects(kCannySequential)) run_sequential();
-        const std::string reason = gpu_unavailable_reason();
-        report_.gpu_skipped = reason;
-        if (reason.empty() && any_pipeline_selected()) open_gpu();
-        for (const CannyPipeline& p : spec_.pipelines) {
-            if (!options_.selects(p.name)) continue;
-            if (!reason.empty()) skip(p, "skipped: " + reason);
-            else if (!session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
-            else run_pipeline(p);
-        }
-        derive_figures(report_);
-        report_.process_cpu_ms = process_cpu_ms();
-        std::cout << render(report_, options_.format) << std::flush;
-        const bool gpu_skipped = !reason.empty() && any_pipeline_selected();
-        if (gpu_skipped) std::cerr << gpu_skipped_line(spec_.lab.number, reason, true);
-        save_pictures();
-        return exit_status(gpu_skipped);
-    }
 
   private:
     // --raw-out: the grader's run of one stage. It computes no reference (the grader's build
     // holds none): the stage's inputs are the trusted side's, read from --stage-inputs.
     bool graded() const { return options_.graded(); }
+    bool peer() const { return options_.timed_by >= 0 || options_.timer_of >= 0; }
     const std::string& lab_value(const char* name) const { return options_.lab_values.at(name); }
+
+    // The reference first, where this run may hold it (the header states its thresholds): not in
+    // a graded run (the grader's build holds none) nor in peer timing (the timer checks with its own).
+    void fill_header(const std::string& source) override {
+        if (!graded() && !peer()) {
+            reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
+            has_reference_ = true;
+        }
+        fill_report_header(source);
+    }
+
+    std::optional<int> run_own_mode() override {
+        if (lab_value("write-stage-inputs").empty()) return std::nullopt;
+        return write_stage_inputs();
+    }
+
+    bool gpu_variants_selected() const override { return any_pipeline_selected(); }
+    bool cpu_part_runs() const override { return !graded(); }
+
+    void run_variants(const std::string& gpu_reason) override {
+        if (graded()) return run_graded(gpu_reason);
+        run_reference();
+        if (options_.selects(kCannySequential)) run_sequential();
+        if (gpu_reason.empty() && any_pipeline_selected()) open_gpu();
+        for (const CannyPipeline& p : spec_.pipelines) {
+            if (!options_.selects(p.name)) continue;
+            if (!gpu_reason.empty()) skip(p, "skipped: " + gpu_reason);
+            else if (!session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
+            else run_pipeline(p);
+        }
+    }
 
     bool any_pipeline_selected() const {
         return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return options_.selects(p.name); });
@@ -203,10 +209,10 @@ class CannyRun {
         report_.byte_model_rule = models + (named.empty() ? "" : "; hysteresis's once, whatever its rounds; a pipeline the sum of its stages'");
     }
 
-    // The reference's thresholds (absolute by now), and the fractions they came from; a graded
-    // run, which has no reference, the thresholds as given.
+    // The reference's thresholds (absolute by now), and the fractions they came from; a run
+    // without the reference (graded, or peer timing), the thresholds as given.
     std::string describe_thresholds() const {
-        if (graded())
+        if (!has_reference_)
             return "low " + format_sig3(thresholds_.low) + ", high " + format_sig3(thresholds_.high) +
                    (thresholds_.relative ? " of the largest magnitude" : "");
         const CannyThresholds& a = reference_.thresholds;
@@ -292,7 +298,7 @@ class CannyRun {
     // reference's input), for each pipeline whose edge map is there (check_pipeline), for the
     // sequential variant's edge map, and for any other .f32 file (which passes for nothing). No
     // variant runs; every row is named by the result it checked, never by a file's name.
-    int compare_raw_results() {
+    int compare_raw_results() override {
         namespace fs = std::filesystem;
         RawFolder folder(options_.compare_file);
         const auto file_of = [&](const std::string& name) { return folder.file_of(name); };
@@ -431,22 +437,16 @@ class CannyRun {
 
     // A graded run: --stage of each selected pipeline, alone, on the trusted side's inputs, every
     // other buffer poisoned first, its outputs written for the trusted check; nothing checked here.
-    int run_graded(const std::string& source) {
-        fill_report_header(source);
-        const std::string reason = gpu_unavailable_reason();
-        report_.gpu_skipped = reason;
-        if (reason.empty() && any_pipeline_selected()) open_gpu();
+    void run_graded(const std::string& gpu_reason) {
+        if (gpu_reason.empty() && any_pipeline_selected()) open_gpu();
         for (const CannyPipeline& p : spec_.pipelines) {
             if (!options_.selects(p.name)) continue;
             const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
             if (s == p.stages.end()) continue;
-            if (!reason.empty()) skip(p, "skipped: " + reason);
+            if (!gpu_reason.empty()) skip(p, "skipped: " + gpu_reason);
             else if (cuda_failed_ || !session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
             else report_.results.push_back(run_graded_stage(p, *s));
         }
-        report_.process_cpu_ms = process_cpu_ms();
-        std::cout << render(report_, options_.format) << std::flush;
-        return exit_status(!reason.empty());
     }
 
     VariantResult run_graded_stage(const CannyPipeline& p, const CannyStage& s) {
@@ -502,19 +502,13 @@ class CannyRun {
 
     // Peer timing of --stage of each selected pipeline (canny_peer.hpp): --timed-by serves the
     // grader's timer; --timer-of is that timer, which reports each stage's times and checks.
-    int run_peer(const std::string& source) {
-        fill_report_header(source);
-        if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) {
-            std::cerr << "lab" << spec_.lab.number << ": peer timing needs a GPU: " << reason << "\n";
-            return kExitNoGpu;
-        }
-        if (options_.timed_by >= 0) {
-            PeerLink link(options_.timed_by);
-            open_session(1);
-            CannyPeerServer server(*session_, spec_.pipelines, mask_, thresholds_);
-            return serve_peer_timer(link, *session_, server);
-        }
-        PeerLink link(options_.timer_of);
+    int serve_timer(PeerLink& link) override {
+        open_session(1);
+        CannyPeerServer server(*session_, spec_.pipelines, mask_, thresholds_);
+        return serve_peer_timer(link, *session_, server);
+    }
+
+    void time_peer(PeerLink& link) override {
         open_session(2);  // the shared buffers, and the inputs staged out of the program's reach
         CannyPeerTarget target(*session_, spec_.pipelines, image_.width, image_.height, mask_, options_.border, thresholds_);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
@@ -526,9 +520,6 @@ class CannyRun {
             report_.results.push_back(r);
         }
         timer.finish();
-        derive_figures(report_);
-        std::cout << render(report_, options_.format) << std::flush;
-        return exit_status(false);
     }
 
     // One buffer's values against the reference's: the smoothing within its tolerance, every
@@ -722,7 +713,7 @@ class CannyRun {
         report_.results.push_back(r);
     }
 
-    void save_pictures() {
+    void save_outputs() override {
         if (!out_.enabled()) return;
         const int w = image_.width, h = image_.height;
         out_.save_image("input", image_);
@@ -735,8 +726,6 @@ class CannyRun {
         std::cerr << "lab" << spec_.lab.number << ": pictures saved in " << out_.path() << "/\n";
     }
 
-    int exit_status(bool gpu_skipped) const { return run_exit_status(report_, cuda_failed_, gpu_skipped); }
-
     const CannyLabSpec& spec_;
     const Options& options_;
     const Image& image_;
@@ -744,11 +733,10 @@ class CannyRun {
     const Mask& mask_;
     const CannyThresholds thresholds_;
     CannyStages reference_;
-    Report report_;
+    bool has_reference_ = false;  // fill_header computed it: never in a graded run or peer timing
     std::unique_ptr<GpuSession> session_;
     std::unique_ptr<CannyDevice> device_;
     std::vector<std::pair<std::string, std::vector<uint8_t>>> pictures_;
-    bool cuda_failed_ = false;
 };
 
 // The grading options, which go together as the grader passes them: --raw-out with --stage (a stage

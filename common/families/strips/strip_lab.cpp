@@ -31,6 +31,7 @@
 #include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
 #include "common/report/report.hpp"
+#include "common/runner/family_run.hpp"
 #include "common/families/strips/strip_host.hpp"
 #include "common/families/strips/strip_peer.hpp"
 #include "common/families/strips/strip_rules.hpp"
@@ -85,47 +86,35 @@ struct RunFigures : StripRunRecords {
     double wall_ms = 0;
 };
 
-class StripRun {
+class StripRun : public FamilyRun {
   public:
     StripRun(const StripLabSpec& spec, const Options& options, Image& image, const OutputFolder& out)
-        : spec_(spec), options_(options), image_(image), out_(out), mask_(options.masks.front()) {}
-
-    int run(const std::string& source) {
-        fill_report_header(source);
-        output_.reset(new float[image_.elements()]);  // not zeroed: poisoned before every run
-        if (!options_.compare_file.empty()) return compare_raw_results();
-        const std::string reason = gpu_unavailable_reason();
-        report_.gpu_skipped = reason;
-        if (options_.timed_by >= 0 || options_.timer_of >= 0) {
-            if (!reason.empty()) {
-                std::cerr << "lab" << spec_.lab.number << ": peer timing needs a GPU: " << reason << "\n";
-                return kExitNoGpu;
-            }
-            return options_.timed_by >= 0 ? serve_timer() : time_peer();
-        }
-        if (reason.empty()) open_gpus(!options_.check_only);
-        for (const StripVariant& v : spec_.variants) {
-            if (!options_.selects(v.name)) continue;
-            for (HostMemory m : v.memories) {
-                if (!reason.empty()) skip(v, m, "skipped: " + reason);
-                else if (cuda_failed_) skip(v, m, "skipped: an earlier CUDA error ended the GPU part");
-                else run_variant(v, m);
-            }
-        }
-        derive_host_to_host_figures();
-        compare_with_one_gpu();
-        note_copy_rates();
-        report_.process_cpu_ms = process_cpu_ms();
-        std::cout << render(report_, options_.format) << std::flush;
-        if (!reason.empty()) std::cerr << gpu_skipped_line(spec_.lab.number, reason, false);
-        save_timelines();
-        return run_exit_status(report_, cuda_failed_, !reason.empty());
-    }
+        : FamilyRun(spec.lab.number, options), spec_(spec), options_(options), image_(image), out_(out), mask_(options.masks.front()),
+          output_(new float[image.elements()]) {}  // not zeroed: poisoned before every run
 
   private:
     // --raw-out: the grader's run. It computes no reference (the grader's build holds none) and
     // checks nothing: the results go to the trusted check (--compare).
     bool graded() const { return options_.graded(); }
+
+    void fill_header(const std::string& source) override { fill_report_header(source); }
+    bool cpu_part_runs() const override { return false; }  // every variant is a GPU one
+    void add_figures() override { derive_host_to_host_figures(); }
+    void save_outputs() override { save_timelines(); }
+
+    void run_variants(const std::string& gpu_reason) override {
+        if (gpu_reason.empty()) open_gpus(!options_.check_only);
+        for (const StripVariant& v : spec_.variants) {
+            if (!options_.selects(v.name)) continue;
+            for (HostMemory m : v.memories) {
+                if (!gpu_reason.empty()) skip(v, m, "skipped: " + gpu_reason);
+                else if (cuda_failed_) skip(v, m, "skipped: an earlier CUDA error ended the GPU part");
+                else run_variant(v, m);
+            }
+        }
+        compare_with_one_gpu();
+        note_copy_rates();
+    }
 
 
     StripJob job_for(const StripVariant& v, HostMemory m) const {
@@ -335,8 +324,7 @@ class StripRun {
 
     // --timed-by: the grader's timer runs this program's strip variants on its own host memory,
     // each timed run held to the lab's rules (strip_peer.hpp).
-    int serve_timer() {
-        PeerLink link(options_.timed_by);
+    int serve_timer(PeerLink& link) override {
         open_gpus(false);
         StripPeerServer server(spec_.variants, peer_shape(), mask_.k, options_.border, budget_, gpus_);
         return serve_peer_timer(link, *session_, server);
@@ -344,8 +332,7 @@ class StripRun {
 
     // --timer-of: times another process's strip variants from pinned memory (peer_timer.hpp) and
     // reports them; runs none itself. The copy rates measured first give the grader its floor.
-    int time_peer() {
-        PeerLink link(options_.timer_of);
+    void time_peer(PeerLink& link) override {
         open_gpus(true);
         StripPeerTarget target(peer_shape(), mask_, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
@@ -357,9 +344,6 @@ class StripRun {
             report_.results.push_back(r);
         }
         timer.finish();
-        derive_host_to_host_figures();
-        std::cout << render(report_, options_.format) << std::flush;
-        return run_exit_status(report_, false, false);
     }
 
     // The several-GPU rows against the one-GPU variant's row of the same host memory.
@@ -391,7 +375,7 @@ class StripRun {
 
     // --compare: the grader's trusted check of a folder of raw results another process wrote: a
     // row for each result of a variant there, checked band by band; any other .f32 file fails.
-    int compare_raw_results() {
+    int compare_raw_results() override {
         namespace fs = std::filesystem;
         RawFolder folder(options_.compare_file);
         std::vector<VariantResult> rows;
@@ -444,11 +428,9 @@ class StripRun {
     const OutputFolder& out_;
     const Mask& mask_;
     std::unique_ptr<float[]> output_;
-    Report report_;
     std::unique_ptr<GpuSession> session_;
     int gpus_ = 1;
     size_t budget_ = 0, whole_budget_ = 0;
-    bool cuda_failed_ = false;
     std::vector<std::pair<std::string, std::vector<TimelineSpan>>> timelines_;
 };
 

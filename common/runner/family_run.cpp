@@ -1,0 +1,47 @@
+// convlab harness — do not edit in a lab.
+#include "common/runner/family_run.hpp"
+
+#include <iostream>
+
+#include "common/core/exit_status.hpp"
+#include "common/device/gpu_session.hpp"
+#include "common/grading/peer_link.hpp"
+#include "common/timing/cpu_work.hpp"
+
+namespace convlab {
+
+int FamilyRun::run(const std::string& source) {
+    fill_header(source);
+    if (const std::optional<int> status = run_own_mode()) return *status;
+    if (!run_options_.compare_file.empty()) return compare_raw_results();
+    const std::string reason = has_gpu_part() ? gpu_unavailable_reason() : "";
+    report_.gpu_skipped = reason;
+    if (run_options_.timed_by >= 0 || run_options_.timer_of >= 0) return run_peer(reason);
+    run_variants(reason);
+    add_figures();
+    report_.process_cpu_ms = process_cpu_ms();
+    std::cout << render(report_, run_options_.format) << std::flush;
+    const bool gpu_skipped = !reason.empty() && gpu_variants_selected();
+    if (gpu_skipped) std::cerr << gpu_skipped_line(lab_, reason, cpu_part_runs());
+    save_outputs();
+    return run_exit_status(report_, cuda_failed_, gpu_skipped);
+}
+
+// Peer timing needs the GPU on both sides: without one it is refused, not skipped.
+int FamilyRun::run_peer(const std::string& gpu_reason) {
+    if (!gpu_reason.empty()) {
+        std::cerr << "lab" << lab_ << ": peer timing needs a GPU: " << gpu_reason << "\n";
+        return kExitNoGpu;
+    }
+    if (run_options_.timed_by >= 0) {
+        PeerLink link(run_options_.timed_by);
+        return serve_timer(link);
+    }
+    PeerLink link(run_options_.timer_of);
+    time_peer(link);
+    add_figures();
+    std::cout << render(report_, run_options_.format) << std::flush;
+    return run_exit_status(report_, false, false);
+}
+
+}  // namespace convlab
