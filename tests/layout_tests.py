@@ -88,5 +88,14 @@ def shared_files_serve_several_labs():
                               "(common/README.md): " + ", ".join(sorted(placed_wrong)))
 
 
+def lab_suites_find_the_kit_through_testkit():
+    """A lab's suite sits a folder deeper than the tests that once held it: a path it computed from
+    its own file named tests/grading/... and failed only on a GPU (lab 9's, 2026-11-27)."""
+    own_paths = [os.path.relpath(f, ROOT) for f in sorted(glob.glob(os.path.join(ROOT, "tests", "lab_suites", "lab*.py")))
+                 if "__file__" in open(f).read()]
+    assert not own_paths, "find the kit through testkit.ROOT, not their own file's path: " + ", ".join(own_paths)
+
+
 def register(results):
     results.run("layout: every file of common/ outside a family folder serves more than one lab", shared_files_serve_several_labs)
+    results.run("layout: each lab's tests find the kit through testkit.ROOT", lab_suites_find_the_kit_through_testkit)

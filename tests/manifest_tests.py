@@ -107,7 +107,7 @@ def peer_timers_accept_the_graders_cases():
 
 THROWAWAY_MAIN = """// A throw-away lab for the manifest test.
 #include "build/gen/lab{n}/manifest.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "labs/lab{n}/lab{n}.hpp"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 //   otherwise        the variants run and are checked, or, graded (--raw-out), only written
 // FamilyRun::run() owns what every mode shares: the header first, the choice of mode, the GPU
 // probe, peer timing's refusal without a GPU, the report printed, the line for a GPU part that
-// did not run, and the exit status. A family (runner/lab_runner.cpp for the image filters,
+// did not run, and the exit status. A family (families/filters/filter_run.cpp for the image filters,
 // families/pipelines/, families/strips/) says only what each mode does with its own variants.
 #pragma once
 #include <optional>

@@ -1,6 +1,7 @@
 // convlab harness — do not edit in a lab.
-// A lab is a LabSpec: its defaults and the variants it compares. run_lab() does everything else:
-// the command line, the input, the CPU reference, checking, timing and the report.
+// A lab is a LabSpec: its defaults and the variants it compares; every image lab's command line is
+// read from one. An image filter's driver fills it and calls run_lab() (families/filters/
+// filter_lab.hpp); the pipelines and the strips derive their command line from it.
 #pragma once
 #include <functional>
 #include <string>
@@ -12,7 +13,6 @@
 #include "common/core/image.hpp"
 #include "common/cli/lab_manifest.hpp"
 #include "common/core/mask.hpp"
-#include "common/grading/raw_check.hpp"
 #include "common/report/report.hpp"
 
 namespace convlab {
@@ -100,12 +100,5 @@ struct LabSpec {
 // A spec with the number, title and student files the lab's manifest gives (its driver includes
 // build/gen/labN/manifest.hpp for kManifest); the driver adds the rest.
 inline LabSpec spec_of(const LabManifest& manifest) { return spec_from<LabSpec>(manifest); }
-
-// Returns the process exit status (exit_status.hpp). Never throws.
-int run_lab(int argc, char** argv, const LabSpec& spec);
-
-// Every result the lab can write under --raw-out, in its order: each variant's, and a GPU
-// variant's end-to-end part's (the grader's trusted check reads them: raw_check.hpp).
-std::vector<RawResult> raw_results(const LabSpec& spec);
 
 }  // namespace convlab

@@ -45,7 +45,7 @@ class Session:
         self.do_sanitizer = sanitized and bool(spec.get("sanitizer"))
         self.log = log
         self.reference = os.path.join(KIT, "build", "bin", f"lab{self.lab}-solution")
-        done = subprocess.run(["make", "--no-print-directory", "-j4", f"build/bin/lab{self.lab}-solution"], cwd=KIT,
+        done = subprocess.run(["make", "--no-print-directory", build.kit_build_jobs(), f"build/bin/lab{self.lab}-solution"], cwd=KIT,
                               capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"the reference solution of lab {self.lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")

@@ -1,6 +1,6 @@
 // convlab lab 0 driver — do not edit. Your work is in conv2d_omp.cpp.
 #include "build/gen/lab0/manifest.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "common/core/reference.hpp"
 #include "labs/lab0/lab0.hpp"
 

@@ -1,6 +1,6 @@
 // convlab lab 1 driver — do not edit. Your work is in conv2d_naive.cu and conv2d_naive_host.cu.
 #include "build/gen/lab1/manifest.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "labs/lab1/lab1.hpp"
 
 int main(int argc, char** argv) {

@@ -1,6 +1,6 @@
 // convlab lab 2 driver — do not edit. Your work is in conv2d_tiled_3x3.cu.
 #include "build/gen/lab2/manifest.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab2/lab2.hpp"
 

@@ -1,6 +1,6 @@
 // convlab lab 3 driver — do not edit. Your work is in conv2d_tiled.cu.
 #include "build/gen/lab3/manifest.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab3/lab3.hpp"
 

@@ -1,7 +1,7 @@
 // convlab lab 4 driver — do not edit. Your work is in conv2d_coarse.cu, conv2d_window.cu and
 // conv2d_register.cu.
 #include "build/gen/lab4/manifest.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "labs/lab3/lab3.hpp"
 #include "labs/lab4/lab4.hpp"
 

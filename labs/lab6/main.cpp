@@ -1,7 +1,7 @@
 // convlab lab 6 driver — do not edit. Your work is in conv2d_separable.cu.
 #include "build/gen/lab6/manifest.hpp"
 #include "common/core/errors.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "common/core/reference.hpp"
 #include "common/core/separable.hpp"
 #include "labs/lab3/lab3.hpp"

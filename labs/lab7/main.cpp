@@ -3,7 +3,7 @@
 #include "build/gen/lab7/manifest.hpp"
 #include "common/families/filters/box_filter.hpp"
 #include "common/core/errors.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "common/core/separable.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab3/lab3.hpp"

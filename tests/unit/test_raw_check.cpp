@@ -11,7 +11,7 @@
 #include "common/core/mask.hpp"
 #include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
-#include "common/runner/lab.hpp"
+#include "common/families/filters/filter_lab.hpp"
 
 using namespace convlab;
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 // convlab harness — do not edit in a lab.
-// run_lab(): input -> GPU set-up -> CPU reference -> CPU variants -> GPU variants -> report -> pictures.
+// run_lab() (filter_lab.hpp): input -> GPU set-up -> CPU reference -> CPU variants -> GPU variants -> report -> pictures.
 // A graded run (--raw-out: the grader's build, which holds no reference) computes no reference and
 // checks nothing: it writes each result, and each timed run's spot values, for the trusted check.
 #include <omp.h>
@@ -14,8 +14,8 @@
 #include "common/core/exit_status.hpp"
 #include "common/device/gpu_session.hpp"
 #include "common/cli/guarded_main.hpp"
+#include "common/families/filters/filter_lab.hpp"
 #include "common/runner/family_run.hpp"
-#include "common/runner/lab.hpp"
 #include "common/cli/lab_input.hpp"
 #include "common/cli/options.hpp"
 #include "common/report/output_folder.hpp"
