@@ -144,16 +144,19 @@ lab$(1)_libraries := $$(call manifest,$(1),libraries)
 lab$(1)_student := $$(addprefix labs/lab$(1)/,$$(call manifest,$(1),student)) $$(addprefix labs/,$$(lab$(1)_uses))
 lab$(1)_driver := $$(filter-out $$(lab$(1)_student),$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp))
 lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
+lab$(1)_expert := $$(wildcard solutions/lab$(1)/expert/*.cu solutions/lab$(1)/expert/*.cpp)
 build/gen/lab$(1)/manifest.hpp: labs/lab$(1)/manifest common/tools/manifest.sh
 	@mkdir -p $$(@D)
 	@common/tools/manifest.sh header $(1) > $$@.partial && mv $$@.partial $$@
 build/obj/labs/lab$(1)/main.o: build/gen/lab$(1)/manifest.hpp
-$$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution)): | $$(if $$(lab$(1)_libraries),deps-bench)
+$$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution) $$(lab$(1)_expert)): | $$(if $$(lab$(1)_libraries),deps-bench)
 build/bin/lab$(1)-%: EXTRA_LDLIBS := $$(addprefix -l,$$(lab$(1)_libraries))
 build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $(COMMON_LIB)
 	@common/tools/refuse-reference-calls.sh $$(call objects,$$(lab$(1)_student))
 	$$(link)
-build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_solution)) $(COMMON_LIB)
+# The reference solution's program also holds the lab's expert tier (solutions/labN/expert/:
+# tuned variants reported beside the design's, common/runner/expert_tier.hpp); no other build does.
+build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_solution) $$(lab$(1)_expert)) $(COMMON_LIB)
 	$$(link)
 # What the grader builds and runs: the student build without any CPU reference (WITHHELD_SRC).
 build/bin/lab$(1)-graded: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) build/obj/gen/withheld_reference_aliases.o $(GRADED_LIB)

@@ -43,7 +43,14 @@ def nothing_of_the_instructor_leaks():
                 with open(path, "rb") as f:
                     released[name] = f.read()
         problems = []
+        # The expert tier (solutions/labN/expert/) has no skeleton: none of its files may ship.
+        for expert in sorted(glob.glob(os.path.join(ROOT, "solutions", "lab*", "expert", "*"))):
+            with open(expert, "rb") as f:
+                content = f.read()
+            problems += [f"{n} is a copy of {os.path.relpath(expert, ROOT)}" for n, data in released.items() if data == content]
         for solution in sorted(glob.glob(os.path.join(ROOT, "solutions", "lab*", "*"))):
+            if os.path.isdir(solution):
+                continue
             rel = os.path.relpath(solution, os.path.join(ROOT, "solutions"))
             with open(solution, "rb") as f:
                 content = f.read()

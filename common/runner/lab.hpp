@@ -48,6 +48,9 @@ struct GpuVariant {
     std::function<void(const Problem&, float* h_out)> end_to_end;
     TileShape tile{};  // for the check's "tile edge" hint
     WorkModel model{};
+    // The reference solution's expert tier (expert_tier.hpp): a row for information, beside the
+    // design's; never a result the grader asks a submission for (raw_results leaves it out).
+    bool expert = false;
 };
 
 // A source's experiment as one option (--preset NAME): the options it sets, as typed. Options on

@@ -15,6 +15,7 @@
 #include "common/device/gpu_session.hpp"
 #include "common/cli/guarded_main.hpp"
 #include "common/families/filters/filter_lab.hpp"
+#include "common/runner/expert_tier.hpp"
 #include "common/runner/family_run.hpp"
 #include "common/cli/lab_input.hpp"
 #include "common/cli/options.hpp"
@@ -35,6 +36,7 @@ std::vector<RawResult> raw_results(const LabSpec& spec) {
     std::vector<RawResult> results;
     for (const CpuVariant& v : spec.cpu) results.push_back({v.name, v.model});
     for (const GpuVariant& v : spec.gpu) {
+        if (v.expert) continue;  // the reference solution's own, never a submission's
         results.push_back({v.name, v.model});
         if (v.end_to_end) results.push_back({end_to_end_result_name(v.name), v.model});
     }
@@ -580,7 +582,22 @@ class LabRun : public FamilyRun {
 
 }  // namespace
 
-int run_lab(int argc, char** argv, const LabSpec& spec) {
+namespace {
+
+// The lab's variants, and after its GPU variants those of the expert tier this program holds
+// (a reference solution's: expert_tier.hpp).
+LabSpec with_expert_tier(LabSpec spec) {
+    for (GpuVariant v : expert_variants<GpuVariant>()) {
+        v.expert = true;
+        spec.gpu.push_back(std::move(v));
+    }
+    return spec;
+}
+
+}  // namespace
+
+int run_lab(int argc, char** argv, const LabSpec& lab) {
+    const LabSpec spec = with_expert_tier(lab);
     return guarded_main("lab" + std::to_string(spec.number), "a smaller --size or --tile-to", [&] {
         const Options options = parse_options(argc, argv, spec);
         if (options.help) {
