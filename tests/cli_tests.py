@@ -194,6 +194,32 @@ def raw_results_and_trusted_compare():
         assert status == 2 and "--compare" in err and not out.strip(), (status, out, err)
 
 
+def variants_listed(binary):
+    """The variants a lab program's --help lists, in its order."""
+    status, out, err = lab(binary, "--help")
+    assert status == 0, (binary, status, err)
+    listed = out[out.index("Variants:"):].split("\n\n")[0]
+    return [line.split()[0] for line in listed.splitlines()[1:] if line.strip()]
+
+
+def expert_tier_in_the_reference_alone(n):
+    """A lab with an expert tier (solutions/labN/expert/): its variants, NAME-expert, are in the
+    reference solution's program alone, after the design's; the student's and the grader's builds
+    list none. The reference's trusted compare knows no expert result: a file so named is a stray,
+    checked under its file name."""
+    listed = variants_listed(f"lab{n}-solution")
+    expert = [v for v in listed if v.endswith("-expert")]
+    assert expert and listed[-len(expert):] == expert, listed
+    for binary in (f"lab{n}-student", f"lab{n}-graded"):
+        assert not set(expert) & set(variants_listed(binary)), (binary, variants_listed(binary))
+    case = ["--size", "9x7", "--image", "random", "--mask", "gauss:3:1", "--channels", "1", "--check-only"]
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, expert[-1] + ".f32"), "wb") as f:
+            f.write(bytes(9 * 7 * 4))
+        doc = lab_json(f"lab{n}-solution", *case, "--compare", tmp, expect=1)
+        assert [r["variant"] for r in doc["results"] if r["kind"] == "submitted"] == [expert[-1] + ".f32"], doc["results"]
+
+
 WITHHELD = ["common/core/reference.cpp", "common/families/pipelines/canny.cpp", "common/families/filters/box_filter.cpp", "common/families/strips/banded_check.cpp"]  # the Makefile's WITHHELD_SRC
 
 
@@ -419,6 +445,10 @@ def register(results, labs):
         if n != 0:
             results.run(f"lab{n}: untouched skeleton does not crash", skeleton_without_gpu_fails_or_skips_cleanly, n)
         results.run(f"lab{n}: --help lists variants and exit statuses", help_lists_variants_and_exit_statuses, n)
+    for n in labs:
+        if os.path.isdir(os.path.join(ROOT, "solutions", f"lab{n}", "expert")):
+            results.run(f"lab{n}: the expert tier is in the reference's program alone, and no result a submission writes",
+                        expert_tier_in_the_reference_alone, n)
     for n in labs:  # each lab's own (lab_suites/labN.py)
         for name, fn, *args in getattr(lab_suites.of(n), "cli_tests", list)():
             results.run(name, fn, *args)
