@@ -714,7 +714,7 @@ class CannyRun : public FamilyRun {
     }
 
     void save_outputs() override {
-        if (!out_.enabled()) return;
+        if (!out_.enabled() || !has_reference_) return;  // a graded run's pictures would have no reference to show
         const int w = image_.width, h = image_.height;
         out_.save_image("input", image_);
         out_.save_image("reference-edges", edge_map_picture(reference_.edges.data(), w, h));
