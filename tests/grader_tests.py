@@ -14,7 +14,7 @@ import threading
 import time
 import zipfile
 
-from testkit import ROOT, Skip
+from testkit import ROOT, Skip, make
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
 from convlab_grader import cases, known_bad, performance, report, reports, sandbox, scoring, submission  # noqa: E402
@@ -682,9 +682,10 @@ class FakeSession:
     from convlab_grader.grader import Session
     scratch, private = Session.scratch, Session.private
 
-    def __init__(self, spec, iso, tmp, reference):
+    def __init__(self, spec, iso, tmp, reference, experts=None):
         self.spec, self.isolation, self.reference, self.peer, self.notes = spec, iso, reference, True, []
         self.work = tmp
+        self.experts = experts or {}  # performance.expert_tier: the reference's NAME-expert variants
 
 
 def peer_timing_plumbing():
@@ -717,10 +718,16 @@ def peer_timing_plumbing():
             iso.hand_over(folder, identity)
             sub = grader.Submission(name=name, folder=folder, identity=identity, cases=[], sanitizer_runs=[], binary=program,
                                     timed=cases.timed_cases(spec, 7), result={"variants": {"tiled": {"passed": 1, "total": 1}}})
-            session = FakeSession(spec, iso, tmp, timer)
+            # The reference's expert tier is timed in its runs, for the report: lab 3's has none,
+            # so the stand-in plays one.
+            session = FakeSession(spec, iso, tmp, timer, {"tiled": ["tiled-expert"]})
             performance.measure(session, sub)
             perf = sub.result["performance"]
             fraction[name] = perf["fraction"]
+            for c in perf["cases"]:
+                assert c["expert_ms"] and c["expert_ms"] >= 20, c  # the stand-in's 20 ms of work
+            assert "expert tier" in report.text_report(dict(lab=3, student=name, score=0, max_score=100, missing=[], ignored=[],
+                                                            build={"ok": True}, performance=perf)), perf
             for c in perf["cases"]:
                 assert len(c["submission_peer_runs_ms"]) == 2 and all(p >= 20 for p in c["submission_peer_runs_ms"]), c
             if name == "forger":  # timed at what it took, by the grader's clock: no faster than the honest one
@@ -730,6 +737,16 @@ def peer_timing_plumbing():
                 assert not any(c["clock"] for c in perf["cases"]), perf["cases"]
         # The honest stand-in is timed against a reference that is the same stand-in: no problem.
         assert fraction["honest"] > 0 and fraction["forger"] <= fraction["honest"], fraction
+
+
+def expert_tier_read_from_the_reference():
+    """The grader learns the reference's expert tier from its --help: lab 6's reference has
+    two-pass-expert and fused-expert, a student build none."""
+    make("build/bin/lab6-solution", "build/bin/lab6-student")
+    bins = os.path.join(ROOT, "build", "bin")
+    tier = performance.expert_tier(os.path.join(bins, "lab6-solution"))
+    assert tier == {"two-pass": ["two-pass-expert"], "fused": ["fused-expert"]}, tier
+    assert performance.expert_tier(os.path.join(bins, "lab6-student")) == {}
 
 
 def result_files_are_collected_safely():
@@ -1043,8 +1060,10 @@ def register(results):
     results.run("grader: a time limit kills the whole process group; a crash is recorded", time_limit_kills_the_whole_group)
     results.run("grader: jailed runs: private /tmp, own processes only, hidden kit, no daemon survives", jailed_runs_are_isolated)
     results.run("grader: the peer timer's socket reaches a jailed run and carries descriptors both ways", peer_socket_reaches_a_jailed_run)
-    results.run("grader: peer timing's plumbing with stand-in programs: clocks come back, a forged report gains nothing",
-                peer_timing_plumbing)
+    results.run("grader: peer timing's plumbing with stand-in programs: clocks come back, a forged report gains nothing, "
+                "the reference's expert tier is timed for the report", peer_timing_plumbing)
+    results.run("grader: the reference's expert tier is read from its --help (lab 6: two, a student build: none)",
+                expert_tier_read_from_the_reference)
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)

@@ -56,6 +56,7 @@ class Session:
             self.do_sanitizer = False
         self.template = build.make_template(work, self.lab, isolation)
         self.peer = self.do_performance and performance.peer_timed(spec) and performance.peer_timing_works(self)
+        self.experts = performance.expert_tier(self.reference) if self.do_performance else {}
 
     # ---- one submission -------------------------------------------------------------------
     def prepare(self, index, name, path):

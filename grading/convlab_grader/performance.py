@@ -240,6 +240,23 @@ def peer_timing_works(session):
     return works
 
 
+def expert_tier(reference):
+    """The reference solution's expert tier (solutions/labN/expert/, common/runner/expert_tier.hpp):
+    for each design variant with one, its NAME-expert variants, from the program's --help. The
+    grader times them beside the reference's own, for the student's report only: they earn and
+    cost nothing, the design tier is the bar."""
+    done = subprocess.run([reference, "--help"], capture_output=True, text=True)
+    if done.returncode != 0 or "\nVariants:\n" not in done.stdout:
+        return {}
+    listed = done.stdout.split("\nVariants:\n", 1)[1].split("\n\n", 1)[0]
+    tier = {}
+    for line in listed.splitlines():
+        name = line.split()[0] if line.strip() else ""
+        if name.endswith("-expert"):
+            tier.setdefault(name[:-len("-expert")], []).append(name)
+    return tier
+
+
 def may_earn(result, perf):
     """Performance is paid for correct work only: a timed case may earn points when every label
     it requires (spec.py checks that those are its variants' labels) passed every hidden case."""
@@ -263,7 +280,7 @@ def measure(session, sub):
     state = []
     for perf in sub.timed:
         may = may_earn(sub.result, perf) and not unmeasured
-        state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "done": not may, "floor": [],
+        state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "expert": [], "done": not may, "floor": [],
                       "problem": None if may else
                       "timed only by the grader's own process, which cannot time on this machine: no performance points"
                       if unmeasured else "a variant it times failed a hidden case: no performance points"})
@@ -297,12 +314,15 @@ def measure(session, sub):
             active = [c for c in active if not c["done"]]
             if not active:
                 continue
-            # The reference's results are right answers: none is kept once its times are read.
+            # The reference's results are right answers: none is kept once its times are read. Its
+            # run also times the expert tier of the variants timed, for the report.
             ref_out = session.private(f"reference-{sub.safe_name}-{group_number}-{run}")
+            experts = sorted({e for v in timed["variants"] for e in session.experts.get(v, [])})
+            ref_timed = dict(timed, variants=timed["variants"] + experts)
             if peer:
-                _, ref_doc, ref_times, ref_peer = peer_timed_run(session, session.reference, ref_out, timed, None)
+                _, ref_doc, ref_times, ref_peer = peer_timed_run(session, session.reference, ref_out, ref_timed, None)
             else:
-                _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, timed, None)
+                _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, ref_timed, None)
             shutil.rmtree(ref_out, ignore_errors=True)
             for c in active:
                 mine = min(right & set(c["perf"]["variants"]), key=lambda v: times[v])
@@ -316,6 +336,9 @@ def measure(session, sub):
                     c["sub_peer"].append(peer_times[mine])
                     c["ref_peer"].append(ref_peer[best])
                 c["floor"].append(floor_ms(timed_args(c["perf"]), ref_doc, mine))
+                expert_times = [ref_times[e] for v in c["perf"]["variants"] for e in session.experts.get(v, []) if e in ref_times]
+                if expert_times:
+                    c["expert"].append(min(expert_times))
                 # Far past the curve's end: more runs cannot earn a point, only cost minutes.
                 c["done"] = c["sub"][-1] > 2 * spec["zero_at"] * c["ref"][-1]
     cases_done = []
@@ -334,6 +357,8 @@ def measure(session, sub):
                            "reference_ms": statistics.median(c["ref"]) if c["ref"] else None, "ratio": ratio,
                            "fraction": scoring.performance_fraction(ratio, spec["slack"], spec["zero_at"]), "problem": c["problem"],
                            "floor_ms": floor,
+                           # the reference's expert tier in the same runs, for information: not scored
+                           "expert_ms": statistics.median(c["expert"]) if c["expert"] else None,
                            # every run, so that a reader (and the self-test) can see how noisy the machine was
                            "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"],
                            # the grader's timer around the same runs (peer timing; empty for lab 0, and where peer timing does not work)

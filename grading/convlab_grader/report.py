@@ -33,6 +33,9 @@ def text_report(r):
                              f"{c['reference_ms']:.4g} ms ({c['ratio']:.2f}x): {100 * c['fraction']:.0f}% of the points")
                 if c.get("clock"):
                     lines.append(f"    {c['clock']}")
+            if c.get("expert_ms"):
+                lines.append(f"    the kit's expert tier (tuned beyond the handout's design) took {c['expert_ms']:.4g} ms in the "
+                             "same runs: for information, not scored")
     for tool, t in r.get("sanitizer", {}).items():
         lines.append(f"sanitizer    {tool}: " + ("clean" if t["clean"] else f"NOT clean ({t['run']})"))
         lines += [f"    {f}" for f in t["findings"]]
