@@ -597,8 +597,8 @@ LabSpec with_expert_tier(LabSpec spec) {
 }  // namespace
 
 int run_lab(int argc, char** argv, const LabSpec& lab) {
-    const LabSpec spec = with_expert_tier(lab);
-    return guarded_main("lab" + std::to_string(spec.number), "a smaller --size or --tile-to", [&] {
+    return guarded_main("lab" + std::to_string(lab.number), "a smaller --size or --tile-to", [&] {
+        const LabSpec spec = with_expert_tier(lab);
         const Options options = parse_options(argc, argv, spec);
         if (options.help) {
             std::cout << options.help_text;
