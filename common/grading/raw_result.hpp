@@ -28,7 +28,9 @@ std::vector<float> read_raw_floats(const std::string& path, size_t max_count);
 // A folder of raw results as --compare reads it, in every lab: the file of each result the lab
 // names, and the .f32 files no result is named by (strays), which a lab reports under their whole
 // file name ("x.f32", never a result's name, which a stray could otherwise take over when that
-// result's own file is missing) and never passes.
+// result's own file is missing): the arrays, the pipelines and the strips fail it
+// (kStrayMessage); the image labs check it against the reference as a result of the direct sum
+// (raw_check.hpp), a row the grader asks no submission for.
 class RawFolder {
   public:
     // InputError in one line when `path` is not a folder.

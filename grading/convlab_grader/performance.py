@@ -240,18 +240,23 @@ def peer_timing_works(session):
     return works
 
 
+def listed_variants(program):
+    """The variants a lab program's --help lists ("Variants:", common/cli/options.cpp), in its
+    order; None when it lists none (an array lab, or a program that does not answer --help)."""
+    done = subprocess.run([program, "--help"], capture_output=True, text=True)
+    if done.returncode != 0 or "\nVariants:\n" not in done.stdout:
+        return None
+    listed = done.stdout.split("\nVariants:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in listed.splitlines() if line.strip()]
+
+
 def expert_tier(reference):
     """The reference solution's expert tier (solutions/labN/expert/, common/runner/expert_tier.hpp):
     for each design variant with one, its NAME-expert variants, from the program's --help. The
     grader times them beside the reference's own, for the student's report only: they earn and
     cost nothing, the design tier is the bar."""
-    done = subprocess.run([reference, "--help"], capture_output=True, text=True)
-    if done.returncode != 0 or "\nVariants:\n" not in done.stdout:
-        return {}
-    listed = done.stdout.split("\nVariants:\n", 1)[1].split("\n\n", 1)[0]
     tier = {}
-    for line in listed.splitlines():
-        name = line.split()[0] if line.strip() else ""
+    for name in listed_variants(reference) or []:
         if name.endswith("-expert"):
             tier.setdefault(name[:-len("-expert")], []).append(name)
     return tier
