@@ -17,7 +17,8 @@ GPU = {
     "peer_mask": "box:7",
 }
 
-BOX_VARIANTS = ("running-sum", "summed-area", "openmp-box")
+EXPERT = ["running-sum-expert"]  # solutions/lab7/expert/: the reference's tuned row
+BOX_VARIANTS = ("running-sum", "summed-area", "openmp-box", *EXPERT)  # the expert row only in the reference's program
 
 
 def documented_skip(r):
@@ -29,8 +30,9 @@ def documented_skip(r):
 
 
 def refuses_other_masks(n):
-    """Lab 7: a mask that is not a box is refused by the box variants (skipped, in one line), never
-    computed wrong; the general kernels (texture, lab 1's, lab 3's) still run and pass."""
+    """Lab 7: a mask that is not a box is refused by the box variants, the expert tier's included
+    (skipped, in one line), never computed wrong; the general kernels (texture, lab 1's, lab 3's)
+    still run and pass."""
     doc = lab_json(f"lab{n}-solution", "--check-only", "--size", "131x67", "--mask", "random:7:3", "--image", "random")
     rows = {r["variant"]: r for r in doc["results"]}
     for name in BOX_VARIANTS:
@@ -41,9 +43,9 @@ def refuses_other_masks(n):
 
 def bright_image_past_two_to_the_32(n):
     """Lab 7: on a bright 4700x4000 image (bytes 224..255, about 4.5e9 in all) the summed-area
-    table's entries pass 2^32; the box from it is still exact."""
+    table's entries pass 2^32; the box from it is still exact, and so are the running sums."""
     doc = lab_json(f"lab{n}-solution", "--check-only", "--image", "bright", "--size", "4700x4000", "--channels", "1",
-                   "--mask", "box:3,box:31", "--border", "clamp", "--variant", "summed-area,running-sum,openmp-box")
+                   "--mask", "box:3,box:31", "--border", "clamp", "--variant", ",".join(["summed-area", "running-sum", "openmp-box", *EXPERT]))
     all_pass(doc, "bright 4700x4000")
     assert doc["input"]["source"].startswith("bright"), doc["input"]
 
