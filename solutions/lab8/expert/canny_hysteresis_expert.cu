@@ -1,4 +1,6 @@
-// Lab 8 — the Canny edge detector, stage 5: hysteresis, two ways. (Reference solution.)
+// Lab 8 — the Canny edge detector, stage 5: hysteresis, two ways. The expert tier: the kit's
+// tuned hysteresis beside the reference solution's design (solutions/lab8/canny_hysteresis.cu), in
+// the expert pipelines (canny_pipelines_expert.cpp); the reference solution's program only.
 //
 // An edge is a pixel reachable from a Strong pixel through Weak ones, 8-connected: graph
 // reachability. The rounds (the source's algorithm) propagate inside a tile until nothing changes
@@ -15,8 +17,11 @@
 #include "common/core/errors.hpp"
 #include "common/families/pipelines/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
+#include "solutions/lab8/expert/canny_expert.hpp"
 
 using namespace convlab;
+
+namespace lab8_expert {  // beside the design tier's symbols of the same names
 
 namespace {
 
@@ -284,3 +289,5 @@ void launch_hysteresis_union_find(const CannyArgs& a) {
     const int one = 1;
     CUDA_CHECK(cudaMemcpy(a.d_rounds, &one, sizeof one, cudaMemcpyHostToDevice));
 }
+
+}  // namespace lab8_expert
