@@ -75,7 +75,7 @@ __global__ void suppression_kernel(CannyArgs a) {
 // Stages 2 and 3 in one kernel, a block a tile: the magnitudes never go to global memory. A tile's
 // suppression reads the magnitudes one pixel around it, whose gradients read one pixel further:
 // the smoothed tile with a frame of 2 pixels (s_in), the magnitudes with a frame of 1 (s_magnitude).
-__global__ void gradients_suppression_kernel(CannyArgs a) {
+__global__ void __launch_bounds__(kTile * kTile) gradients_suppression_kernel(CannyArgs a) {
     constexpr int kIn = kTile + 4, kMag = kTile + 2;
     __shared__ float s_in[kIn][kIn];        // s_in[r][c]: pixel (x0 - 2 + c, y0 - 2 + r)
     __shared__ float s_magnitude[kMag][kMag];  // s_magnitude[r][c]: pixel (x0 - 1 + c, y0 - 1 + r)

@@ -32,7 +32,7 @@ __device__ uint8_t state_at(const CannyArgs& a, int x, int y, bool first_round) 
 
 // One round, a block a tile: propagate inside the tile until nothing changes, from the edges in
 // the tile and in its 1-pixel frame (the neighbouring tiles' pixels, read and never written).
-__global__ void hysteresis_round_kernel(CannyArgs a, bool first_round, int* d_marked) {
+__global__ void __launch_bounds__(kTile * kTile) hysteresis_round_kernel(CannyArgs a, bool first_round, int* d_marked) {
     constexpr int kS = kTile + 2;
     __shared__ uint8_t s_state[kS][kS];  // s_state[r][c]: pixel (x0 - 1 + c, y0 - 1 + r)
     const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile, r = threadIdx.y + 1, c = threadIdx.x + 1;  // own pixel s_state[r][c]
