@@ -47,14 +47,16 @@ def shape_case(shape):
 
 
 def spiral_rounds():
-    """The spiral needs a global round for every tile its edge enters: thousands at 1024x1024, the
-    same count for both pipelines that use rounds (in each tier: the design's and the expert tier's
-    rounds are different kernels); union-find reports 1; every edge found."""
+    """The spiral needs a global round for every tile its edge enters: thousands at 1024x1024, in
+    both pipelines that use rounds, the same count for the expert tier's (on an H100 all its 128 blocks of a
+    round resident at once); union-find reports 1; every edge found. The design's rounds are a
+    block a tile, 1024 blocks in waves, and a block of a later wave may read in its frame the edges
+    an earlier one wrote in the same round (handout, question 2): its two counts may differ."""
     doc = lab_json("lab8-solution", "--preset", "spiral", "--check-only")
     rows = every_row_passes(doc, "--preset spiral")
     for tier in ("", "-expert"):
         staged, fused = figures(rows[("staged" + tier, "hysteresis")])["rounds"], figures(rows[("fused" + tier, "hysteresis")])["rounds"]
-        assert staged == fused and staged >= 1000, (tier, staged, fused)
+        assert staged >= 1000 and fused >= 1000 and (staged == fused or not tier), (tier, staged, fused)
         assert figures(rows[("union-find" + tier, "hysteresis")])["rounds"] == 1, rows[("union-find" + tier, "hysteresis")]
     for p in SOLUTION:
         assert figures(rows[(p, "")])["pco"] == 1, rows[(p, "")]
