@@ -144,7 +144,9 @@ lab$(1)_libraries := $$(call manifest,$(1),libraries)
 lab$(1)_student := $$(addprefix labs/lab$(1)/,$$(call manifest,$(1),student)) $$(addprefix labs/,$$(lab$(1)_uses))
 lab$(1)_driver := $$(filter-out $$(lab$(1)_student),$$(wildcard labs/lab$(1)/*.cu labs/lab$(1)/*.cpp))
 lab$(1)_solution := $$(patsubst labs/%,solutions/%,$$(lab$(1)_student))
-lab$(1)_expert := $$(wildcard solutions/lab$(1)/expert/*.cu solutions/lab$(1)/expert/*.cpp)
+# The expert tier of the lab, and of the earlier labs it uses (lab 8's expert pipelines smooth with
+# lab 6's tuned kernel); the runners list only the lab's own expert variants (expert_tier.hpp).
+lab$(1)_expert := $$(foreach d,lab$(1)/ $$(sort $$(dir $$(lab$(1)_uses))),$$(wildcard solutions/$$(d)expert/*.cu solutions/$$(d)expert/*.cpp))
 build/gen/lab$(1)/manifest.hpp: labs/lab$(1)/manifest common/tools/manifest.sh
 	@mkdir -p $$(@D)
 	@common/tools/manifest.sh header $(1) > $$@.partial && mv $$@.partial $$@

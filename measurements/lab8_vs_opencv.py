@@ -1,7 +1,8 @@
 """OpenCV's CPU Canny, the peer issue 17 names for lab 8: cv2.GaussianBlur (5x5, sigma 1.4,
 replicated border: the kit's clamp) then cv2.Canny (3x3 Sobel, L2 magnitude) on every core, on
 the image lab 8 times, with the same absolute thresholds. Prints one JSON object: OpenCV's median
-time, lab 8's pipelines (kernels only and end to end, from the same run), the ratios, and the
+time, lab 8's pipelines (kernels only and end to end, from the same run: the design tier's fused and
+union-find, and the expert tier's fused-expert and union-find-expert), the ratios, and the
 agreement of each pipeline's edge map with OpenCV's as Pco, Pnd, Pfa (for information: OpenCV
 blurs to 8 bits and rounds otherwise, so the maps differ by rule, not by mistake).
 After make all build/bin/imagegen, on the GPU machine:
@@ -41,14 +42,15 @@ def agreement(tested, reference):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
     side = int(sys.argv[2]) if len(sys.argv) > 2 else 8192
-    raw = os.path.join(out, "raw")
-    os.makedirs(raw, exist_ok=True)
+    pictures = os.path.join(out, "pictures")  # each pipeline's edge map, NAME-edges.png (255 an edge)
+    os.makedirs(pictures, exist_ok=True)
     picture = os.path.join(out, "input.png")
     bins = os.path.join(ROOT, "build", "bin")
     run(os.path.join(bins, "imagegen"), "--size", f"{side}x{side}", "--channels", "1", "--seed", "1", "--out", picture)
     lab = reports.load_or_exit(run(os.path.join(bins, "lab8-solution"), "--image", picture, "--channels", "1", "--border", "clamp",
                          "--mask", "gauss:5:1.4", "--absolute", "--low", str(LOW), "--high", str(HIGH), "--cpu-reps", "1",
-                         "--variant", "fused,union-find", "--raw-out", raw, "--format", "json"), "lab8")
+                         "--variant", "fused,union-find,fused-expert,union-find-expert", "--out", pictures, "--format", "json"),
+                              "lab8")
 
     image = cv2.imread(picture, cv2.IMREAD_GRAYSCALE)
     assert image is not None and image.shape == (side, side), picture
@@ -72,7 +74,8 @@ def main():
         if r["kind"] != "gpu" or "stage" in own:
             continue
         name = r["variant"]
-        mine = np.fromfile(os.path.join(raw, f"{name}.f32"), dtype=np.float32).reshape(side, side)
+        mine = cv2.imread(os.path.join(pictures, f"{name}-edges.png"), cv2.IMREAD_GRAYSCALE)
+        assert mine is not None and mine.shape == (side, side), name
         kernels, e2e = r["time"]["median_ms"], r["end_to_end"]["median_ms"]
         pipelines[name] = {"status": r["status"], "kernels_ms": kernels, "end_to_end_ms": e2e,
                            "opencv_over_kernels": opencv_ms / kernels, "opencv_over_end_to_end": opencv_ms / e2e,

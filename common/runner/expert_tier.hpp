@@ -20,6 +20,25 @@ std::vector<Variant>& expert_variants() {
     return registered;
 }
 
+// The expert variants of one lab: those registered whose name is NAME-expert for the name of one
+// of `design`, the lab's own variants (each with a .name), marked expert. A reference solution's
+// program also holds the expert files of the earlier labs it links (the Makefile's `uses`: lab 8's
+// expert pipelines smooth with lab 6's tuned kernel), whose variants register too but are no rows
+// of this lab: lab 7 links lab 6 and has no variant "fused" for lab 6's fused-expert.
+template <class Variant, class Design>
+std::vector<Variant> expert_variants_of(const std::vector<Design>& design) {
+    std::vector<Variant> of_this_lab;
+    for (Variant v : expert_variants<Variant>()) {
+        for (const Design& d : design) {
+            if (v.name != d.name + "-expert") continue;
+            v.expert = true;
+            of_this_lab.push_back(v);
+            break;
+        }
+    }
+    return of_this_lab;
+}
+
 // `const ExpertVariant<GpuVariant> fused{{"fused-expert", ...}};` at namespace scope in an
 // expert file: registered before main() runs.
 template <class Variant>

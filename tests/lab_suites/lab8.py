@@ -18,6 +18,9 @@ MASKS = ["gauss:5:1.4", "gauss:3:0.8", "gauss:9:2", "gauss:1:1", "gauss:15:3", "
 PIPELINES = {"staged": ["smoothing", "gradients", "suppression", "thresholds", "hysteresis"],
              "fused": ["smoothing", "gradients+suppression", "thresholds", "hysteresis"],
              "union-find": ["smoothing", "gradients+suppression", "thresholds", "hysteresis"]}
+# solutions/lab8/expert/: the reference solution's tuned pipelines, the same stages, after the design's
+EXPERT = {f"{p}-expert": stages for p, stages in PIPELINES.items()}
+SOLUTION = {**PIPELINES, **EXPERT}  # the rows of the reference solution's program
 
 
 def rows_of(doc):
@@ -27,7 +30,7 @@ def rows_of(doc):
 
 def every_row_passes(doc, where):
     rows = rows_of(doc)
-    want = {(p, s) for p, stages in PIPELINES.items() for s in stages + [""]}
+    want = {(p, s) for p, stages in SOLUTION.items() for s in stages + [""]}
     assert set(rows) == want, f"{where}: rows {sorted(rows)}"
     bad = [f"{p} {s}: {r['status']} {r['message']}" for (p, s), r in rows.items() if r["status"] != "pass"]
     assert not bad, f"{where}: " + "; ".join(bad)
@@ -44,14 +47,18 @@ def shape_case(shape):
 
 
 def spiral_rounds():
-    """The spiral needs a global round for every tile its edge enters: thousands at 1024x1024, the
-    same count for both pipelines that use rounds; union-find reports 1; every edge found."""
+    """The spiral needs a global round for every tile its edge enters: thousands at 1024x1024, in
+    both pipelines that use rounds, the same count for the expert tier's (on an H100 all its 128 blocks of a
+    round resident at once); union-find reports 1; every edge found. The design's rounds are a
+    block a tile, 1024 blocks in waves, and a block of a later wave may read in its frame the edges
+    an earlier one wrote in the same round (handout, question 2): its two counts may differ."""
     doc = lab_json("lab8-solution", "--preset", "spiral", "--check-only")
     rows = every_row_passes(doc, "--preset spiral")
-    staged, fused = figures(rows[("staged", "hysteresis")])["rounds"], figures(rows[("fused", "hysteresis")])["rounds"]
-    assert staged == fused and staged >= 1000, (staged, fused)
-    assert figures(rows[("union-find", "hysteresis")])["rounds"] == 1, rows[("union-find", "hysteresis")]
-    for p in PIPELINES:
+    for tier in ("", "-expert"):
+        staged, fused = figures(rows[("staged" + tier, "hysteresis")])["rounds"], figures(rows[("fused" + tier, "hysteresis")])["rounds"]
+        assert staged >= 1000 and fused >= 1000 and (staged == fused or not tier), (tier, staged, fused)
+        assert figures(rows[("union-find" + tier, "hysteresis")])["rounds"] == 1, rows[("union-find" + tier, "hysteresis")]
+    for p in SOLUTION:
         assert figures(rows[(p, "")])["pco"] == 1, rows[(p, "")]
 
 
@@ -83,13 +90,19 @@ def raw_results_and_compare():
     what that stage reads and nothing more (--write-stage-inputs); a graded run of each stage alone
     (--raw-out --stage --stage-inputs, no reference computed) writes that stage's buffers; the
     reference's --compare passes them all, and fails a stage whose one byte of direction was
-    changed; a stage given another stage's folder stops with one line."""
+    changed; a stage given another stage's folder stops with one line. The expert tier is never
+    graded: no stage inputs are written for it, a graded run of it is refused with one line, and its
+    results are no results the compare knows."""
     folder, inputs = tempfile.mkdtemp(), tempfile.mkdtemp()
     try:
         args = ["--size", "131x67", "--image", "random", "--seed", "5", "--border", "wrap", "--mask", "gauss:7:1.5", "--check-only",
                 "--low", "0.12", "--high", "0.37"]
         status, _, err = lab("lab8-solution", *args, "--write-stage-inputs", inputs)
         assert status == 0, err
+        assert not [f for f in os.listdir(inputs) if "expert" in f], sorted(os.listdir(inputs))
+        status, _, err = lab("lab8-solution", *args, "--variant", "staged-expert", "--stage", "gradients", "--stage-inputs",
+                             os.path.join(inputs, "staged_gradients"), "--raw-out", tempfile.mkdtemp())
+        assert status == 2 and "is no stage of the pipelines run" in err and err.count("\n") == 1, (status, err)
         for p, stages in PIPELINES.items():
             for s in stages:
                 given = os.path.join(inputs, re.sub(r"[^A-Za-z0-9-]", "_", f"{p} {s}"))  # raw_file_name, less .f32
@@ -133,7 +146,7 @@ def sanitizer(tool, size):
 
 
 def exact_sqrt():
-    """The solution's kernels take their roots by common/families/pipelines/exact_sqrt.cuh's fast path where it holds:
+    """The expert tier's kernels take their roots by common/families/pipelines/exact_sqrt.cuh's fast path where it holds:
     it must give sqrtf's bits on every float in its range, on this GPU."""
     make("build/bin/gpu_exact_sqrt")
     status, out, err = run([os.path.join(ROOT, "build", "bin", "gpu_exact_sqrt")], timeout=120)
@@ -145,11 +158,12 @@ def peer_timing():
     the solution's own process, on buffers it shares, each repetition on the CPU reference's values
     of a fresh image: every stage the grader times passes every repetition's spot check and the
     last one's whole check, and the timer's clock is never shorter than the program's own. The
-    skeleton's stages come back not implemented."""
+    skeleton's stages come back not implemented. The expert tier's stages are timed the same way
+    (the grader times them beside the design's, for the report)."""
     base = ["--size", "517x389", "--image", "random", "--border", "mirror", "--mask", "gauss:5:1.4", "--low", "0.1", "--high", "0.3",
             "--warmup", "1", "--reps", "4", "--format", "json"]
-    for stage, pipelines in (("gradients", ["staged"]), ("gradients+suppression", ["fused", "union-find"]),
-                             ("thresholds", ["staged", "fused"]), ("hysteresis", ["staged", "union-find"])):
+    for stage, pipelines in (("gradients", ["staged", "staged-expert"]), ("gradients+suppression", ["fused", "union-find-expert"]),
+                             ("thresholds", ["staged", "fused-expert"]), ("hysteresis", ["staged", "union-find", "staged-expert", "union-find-expert"])):
         args = base + ["--stage", stage, "--variant", ",".join(pipelines)]
         doc, worker = peer_timed("lab8-solution", "lab8-solution", args)
         assert worker == 0, f"{stage}: the timed program exited {worker}"
@@ -179,8 +193,8 @@ def gpu_tests():
     ]
     found += [(f"lab8 GPU: compute-sanitizer {tool} finds nothing", sanitizer, tool, "300x77", False)
               for tool in ("memcheck", "racecheck", "synccheck")]
-    # The rounds read whole rows of a tile in 16-, 8- or 4-byte words as the width allows (300: 4),
-    # else a byte a lane: memcheck on each.
+    # The expert tier's rounds read whole rows of a tile in 16-, 8- or 4-byte words as the width
+    # allows (300: 4), else a byte a lane: memcheck on each (every pipeline runs, both tiers).
     found += [(f"lab8 GPU: compute-sanitizer memcheck finds nothing at {size}", sanitizer, "memcheck", size, False)
               for size in ("320x77", "264x77", "301x77")]
     return found

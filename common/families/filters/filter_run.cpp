@@ -586,12 +586,9 @@ class LabRun : public FamilyRun {
 namespace {
 
 // The lab's variants, and after its GPU variants those of the expert tier this program holds
-// (a reference solution's: expert_tier.hpp).
+// (a reference solution's: expert_tier.hpp), of this lab's variants only.
 LabSpec with_expert_tier(LabSpec spec) {
-    for (GpuVariant v : expert_variants<GpuVariant>()) {
-        v.expert = true;
-        spec.gpu.push_back(std::move(v));
-    }
+    for (GpuVariant& v : expert_variants_of<GpuVariant>(spec.gpu)) spec.gpu.push_back(std::move(v));
     return spec;
 }
 

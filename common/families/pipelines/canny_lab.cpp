@@ -34,6 +34,7 @@
 #include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
 #include "common/report/report.hpp"
+#include "common/runner/expert_tier.hpp"
 #include "common/runner/family_run.hpp"
 #include "common/core/separable.hpp"
 #include "common/core/text_parse.hpp"
@@ -314,6 +315,7 @@ class CannyRun : public FamilyRun {
             add(row(kCannySequential, "the raw result in " + path, "cpu", "", 0), check_plane(kCannyEdges, read(path, pixels)), "edges");
         std::set<std::string> checked;
         for (const CannyPipeline& p : spec_.pipelines) {
+            if (p.expert) continue;  // the reference solution's own, never a submission's: a file so named is a stray
             for (const CannyStage& s : p.stages) {
                 if (!checked.insert(stage_result(p, s)).second) continue;
                 CheckResult c;
@@ -381,7 +383,7 @@ class CannyRun : public FamilyRun {
         const std::string& dir = lab_value("write-stage-inputs");
         if (!fs::is_directory(dir)) throw InputError("--write-stage-inputs " + dir + " is not a folder; accepted: an existing folder");
         for (const CannyPipeline& p : spec_.pipelines) {
-            if (!options_.selects(p.name)) continue;
+            if (p.expert || !options_.selects(p.name)) continue;  // no graded run of the expert tier
             for (const CannyStage& s : p.stages) {
                 const std::string folder = stage_inputs_folder(dir, p, s);
                 fs::create_directories(folder);
@@ -440,7 +442,7 @@ class CannyRun : public FamilyRun {
     void run_graded(const std::string& gpu_reason) {
         if (gpu_reason.empty() && any_pipeline_selected()) open_gpu();
         for (const CannyPipeline& p : spec_.pipelines) {
-            if (!options_.selects(p.name)) continue;
+            if (p.expert || !options_.selects(p.name)) continue;  // a submission's results only
             const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
             if (s == p.stages.end()) continue;
             if (!gpu_reason.empty()) skip(p, "skipped: " + gpu_reason);
@@ -760,19 +762,29 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
     if (!graded && !peer) return;
     std::string names;
     for (const CannyPipeline& p : spec.pipelines) {
+        if (p.expert && !peer) continue;  // the expert tier is timed (peer timing), never graded
         const bool chosen = options.variants.empty() || std::count(options.variants.begin(), options.variants.end(), p.name);
         for (const CannyStage& s : p.stages) {
             if (chosen && s.name == stage) return;
             if (chosen && names.find(s.name) == std::string::npos) names += (names.empty() ? "" : ", ") + s.name;
         }
     }
-    throw InputError("--stage '" + stage + "' is no stage of the pipelines run; accepted: " + names);
+    throw InputError("--stage '" + stage + "' is no stage of the pipelines run; accepted: " +
+                     (names.empty() ? "a stage of the lab's own pipelines (the expert tier's are timed, never graded)" : names));
+}
+
+// The lab's pipelines, and after them those of the expert tier this program holds (a reference
+// solution's: expert_tier.hpp), of this lab's pipelines only.
+CannyLabSpec with_expert_tier(CannyLabSpec spec) {
+    for (CannyPipeline& p : expert_variants_of<CannyPipeline>(spec.pipelines)) spec.pipelines.push_back(std::move(p));
+    return spec;
 }
 
 }  // namespace
 
-int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
-    return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
+int run_canny_lab(int argc, char** argv, CannyLabSpec design) {
+    return guarded_main("lab" + std::to_string(design.lab.number), "a smaller --size or --tile-to", [&] {
+        const CannyLabSpec spec = with_expert_tier(design);
         const LabSpec lab = command_line_spec(spec);
         const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
         if (options.help) {

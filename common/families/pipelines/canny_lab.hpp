@@ -34,6 +34,11 @@ struct CannyPipeline {
     std::string description;
     std::function<void(const Mask&)> prepare;  // optional, untimed, first: lab 6's copy_factors_to_constant
     std::vector<CannyStage> stages;            // in order; together they take the grey image to the edge map
+    // The reference solution's expert tier (common/runner/expert_tier.hpp: registered as
+    // ExpertVariant<CannyPipeline>, named NAME-expert): rows for information, timed by the grader's
+    // timer beside the design's; never a result the grader asks a submission for (the graded run,
+    // the stage inputs and the trusted compare leave them out).
+    bool expert = false;
 };
 
 struct CannyLabSpec {
@@ -41,7 +46,7 @@ struct CannyLabSpec {
     // threshold options and the variants' names (the CPU ones and one per pipeline).
     LabSpec lab;
     CannyThresholds thresholds;  // the defaults of --low, --high and --absolute
-    std::vector<CannyPipeline> pipelines;
+    std::vector<CannyPipeline> pipelines;  // run_canny_lab appends the expert tier's this program holds
 };
 
 // The CPU variant beside the GPU pipelines: the reference's stages on one core.

@@ -39,6 +39,7 @@
 #include "common/runner/expert_tier.hpp"
 #include "common/runner/lab.hpp"
 #include "labs/lab6/lab6.hpp"
+#include "solutions/lab6/expert/conv2d_separable_expert.hpp"
 
 using namespace convlab;
 
