@@ -5,6 +5,7 @@ With a GPU (make test-grader-gpu): the same for the GPU labs' solutions, skeleto
 import json
 import os
 import re
+import random
 import shutil
 import socket
 import subprocess
@@ -523,8 +524,11 @@ def time_limit_kills_the_whole_group():
     iso = sandbox.Isolation()
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o777)
+        # A duration of this run's own, so that another test run on the machine (its sleepers are
+        # the same command) is not taken for a survivor of this one.
+        token = f"60.{random.randrange(10**6):06d}"
         started = time.time()
-        out = sandbox.run(iso, ["sh", "-c", "sleep 60 & sleep 60"], tmp, 1)
+        out = sandbox.run(iso, ["sh", "-c", f"sleep {token} & sleep {token}"], tmp, 1)
         assert out.timed_out and time.time() - started < 10, out.describe()
         # The background sleep is gone too: nothing of the process group outlives the limit. A
         # killed process still shows in /proc until the kernel has run its exit, which on a busy
@@ -535,7 +539,7 @@ def time_limit_kills_the_whole_group():
             for pid in filter(str.isdigit, os.listdir("/proc")):
                 try:
                     with open(f"/proc/{pid}/cmdline", "rb") as f:
-                        if f.read().split(b"\0")[:2] == [b"sleep", b"60"]:
+                        if f.read().split(b"\0")[:2] == [b"sleep", token.encode()]:
                             left.append(pid)
                 except OSError:
                     pass

@@ -37,8 +37,12 @@ struct RunOptions {
     // computes no reference (the grader's build links none) and judges nothing itself.
     bool graded() const { return !raw_out_dir.empty(); }
     // Whether --variant names this variant (no --variant: every one).
-    bool selects(const std::string& variant) const {
-        return variants.empty() || std::find(variants.begin(), variants.end(), variant) != variants.end();
+    bool selects(const std::string& variant) const { return variants.empty() || names(variant); }
+    // Whether --variant names this variant itself. The peer timer times an expert row
+    // (expert_tier.hpp) only when named: the grader names them in the reference's timed runs
+    // alone, since a student's build has none.
+    bool names(const std::string& variant) const {
+        return std::find(variants.begin(), variants.end(), variant) != variants.end();
     }
     // Whether a launch count the harness could not take (no CUPTI, its slot taken, the counting
     // switched off: launch_counter.hpp) may pass as "launched": in a student's own run, yes; in a

@@ -474,8 +474,7 @@ class LabRun : public FamilyRun {
         ImagePeerTarget target(*session_, spec_, image_, mask, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
-            // The expert tier is this program's own: the peer (a student's build) has none of it.
-            if (v.expert || !options_.selects(v.name)) continue;
+            if (v.expert ? !options_.names(v.name) : !options_.selects(v.name)) continue;  // run_options.hpp
             VariantResult r = variant_row(c, v, "gpu");
             timer.time_variant(v.name, r);
             report_.results.push_back(r);
