@@ -11,21 +11,35 @@
 namespace convlab {
 
 int FamilyRun::run(const std::string& source) {
+    const bool gpu_first = needs_gpu_before_header();
+    if (gpu_first) {
+        const std::string reason = gpu_unavailable_reason();
+        if (!reason.empty()) {
+            std::cerr << no_gpu_line(reason);
+            return kExitNoGpu;
+        }
+    }
     fill_header(source);
     if (const std::optional<int> status = run_own_mode()) return *status;
     if (!run_options_.compare_file.empty()) return compare_raw_results();
-    const std::string reason = has_gpu_part() ? gpu_unavailable_reason() : "";
+    const std::string reason = has_gpu_part() && !gpu_first ? gpu_unavailable_reason() : "";  // gpu_first: found already
     report_.gpu_skipped = reason;
     if (run_options_.timed_by >= 0 || run_options_.timer_of >= 0) return run_peer(reason);
     run_variants(reason);
     add_figures();
     report_.process_cpu_ms = process_cpu_ms();
-    std::cout << render(report_, run_options_.format) << std::flush;
+    print_report();
     const bool gpu_skipped = !reason.empty() && gpu_variants_selected();
     if (gpu_skipped) std::cerr << gpu_skipped_line(lab_, reason, cpu_part_runs());
     save_outputs();
-    return run_exit_status(report_, cuda_failed_, gpu_skipped);
+    return exit_status(cuda_failed_, gpu_skipped);
 }
+
+std::string FamilyRun::no_gpu_line(const std::string& reason) const { return gpu_skipped_line(lab_, reason, false); }
+
+void FamilyRun::print_report() { std::cout << render(report_, run_options_.format) << std::flush; }
+
+int FamilyRun::exit_status(bool cuda_failed, bool gpu_skipped) const { return run_exit_status(report_, cuda_failed, gpu_skipped); }
 
 // Peer timing needs the GPU on both sides: without one it is refused, not skipped.
 int FamilyRun::run_peer(const std::string& gpu_reason) {
@@ -40,8 +54,8 @@ int FamilyRun::run_peer(const std::string& gpu_reason) {
     PeerLink link(run_options_.timer_of);
     time_peer(link);
     add_figures();
-    std::cout << render(report_, run_options_.format) << std::flush;
-    return run_exit_status(report_, false, false);
+    print_report();
+    return exit_status(false, false);
 }
 
 }  // namespace convlab

@@ -5,10 +5,11 @@
 //   --timed-by FD    the grader's timer runs this program's variants on its own buffers (peer_worker.hpp)
 //   --timer-of FD    this program is that timer: it times another process's variants (peer_timer.hpp)
 //   otherwise        the variants run and are checked, or, graded (--raw-out), only written
-// FamilyRun::run() owns what every mode shares: the header first, the choice of mode, the GPU
-// probe, peer timing's refusal without a GPU, the report printed, the line for a GPU part that
-// did not run, and the exit status. A family (families/filters/filter_run.cpp for the image filters,
-// families/pipelines/, families/strips/) says only what each mode does with its own variants.
+// FamilyRun::run() owns what every mode shares: the header first (after the GPU, for a lab whose
+// header needs it), the choice of mode, the GPU probe, peer timing's refusal without a GPU, the
+// report printed, the line for a GPU part that did not run, and the exit status. A family
+// (families/filters/filter_run.cpp for the image filters, families/pipelines/, families/strips/,
+// families/arrays/) says only what each mode does with its own variants.
 #pragma once
 #include <optional>
 #include <string>
@@ -45,6 +46,12 @@ class FamilyRun {
     // else why not (report_.gpu_skipped holds it too): the GPU variants' rows are then skips.
     virtual void run_variants(const std::string& gpu_reason) = 0;
 
+    // Whether the header itself needs the GPU (the array lab's: the device sets its arrays' length):
+    // the GPU is then looked for first, and without one no mode runs: no_gpu_line on stderr, and
+    // kExitNoGpu. Otherwise the GPU is looked for after the header, by the modes that run variants.
+    virtual bool needs_gpu_before_header() const { return false; }
+    // That lab's one line (with its newline) when there is no GPU; by default gpu_skipped_line's.
+    virtual std::string no_gpu_line(const std::string& reason) const;
     // Whether the lab has GPU variants at all (lab 0 has none: no GPU is looked for).
     virtual bool has_gpu_part() const { return true; }
     // Whether this run selected any GPU variant: only then is a missing GPU a skip.
@@ -53,6 +60,10 @@ class FamilyRun {
     virtual bool cpu_part_runs() const { return true; }
     // The figures derived from the rows' times, before the report is printed (timed and peer runs).
     virtual void add_figures() { derive_figures(report_); }
+    // The report on stdout, after the figures (timed and peer runs).
+    virtual void print_report();
+    // The exit status for the rows (exit_status.hpp): run_exit_status's, unless the family has its own.
+    virtual int exit_status(bool cuda_failed, bool gpu_skipped) const;
     // --out: pictures of the run, after the report.
     virtual void save_outputs() {}
 

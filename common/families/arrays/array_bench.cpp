@@ -158,8 +158,8 @@ void add_rows(const std::vector<ArrayExperiment>& experiments, const std::map<co
 
 }  // namespace
 
-int bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const ArrayBenchPlan& plan,
-                 const std::vector<std::string>& header, Report& report, std::ostream& summary, std::ostream& details) {
+void bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const ArrayBenchPlan& plan,
+                  const std::vector<std::string>& header, Report& report, std::ostream& summary, std::ostream& details) {
     Runner runner(session, plan);
     std::map<const ArrayVariant*, Outcome> outcomes;
     for (const ArrayExperiment& e : experiments)
@@ -180,8 +180,6 @@ int bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& se
     if (plan.format == Format::Json) print_array_results(report, Format::Json, summary);
     else print_summary(experiments, outcomes, plan.format == Format::Markdown, header, summary);
     if (!plan.benchmark_format.empty()) details << buffered.str();
-
-    return array_exit_status(report.results);
 }
 
 std::string benchmark_format_of(int argc, char** argv) {

@@ -26,10 +26,10 @@ struct ArrayBenchPlan {
 // Checks each variant, times it (one launch per Google Benchmark iteration, plan.reps
 // repetitions, the L2 flushed before each), checks it again, and writes to `summary` the header
 // lines and one table per experiment (or, as JSON, the report with a row per variant appended
-// to report.results), and Google Benchmark's report, when asked for, to `details`. Returns the
-// exit status (exit_status.hpp).
-int bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const ArrayBenchPlan& plan,
-                 const std::vector<std::string>& header, Report& report, std::ostream& summary, std::ostream& details);
+// to report.results), and Google Benchmark's report, when asked for, to `details`. The exit
+// status follows from report.results (array_exit_status).
+void bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const ArrayBenchPlan& plan,
+                  const std::vector<std::string>& header, Report& report, std::ostream& summary, std::ostream& details);
 
 // Google Benchmark exits on a bad value of its own --benchmark_format; this checks it first, so
 // that bad input gets the kit's one line and exit status 2. Returns the format ("" when not given).

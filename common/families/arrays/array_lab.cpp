@@ -1,11 +1,13 @@
 // convlab harness — do not edit in a lab.
-// run_array_lab(): options -> variant names checked -> GPU -> the lab's arrays -> --compare,
-// --check-only or the timed run -> report.
+// run_array_lab(): options -> variant names checked -> ArrayRun, on the skeleton every lab's run
+// shares (family_run.hpp): GPU -> header -> --check-only, --compare, peer timing or the timed run.
 #include "common/families/arrays/array_lab.hpp"
 
 #include <algorithm>
 #include <cxxopts.hpp>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "common/families/arrays/array_bench.hpp"
 #include "common/families/arrays/array_checks.hpp"
@@ -15,9 +17,9 @@
 #include "common/core/exit_status.hpp"
 #include "common/device/gpu_session.hpp"
 #include "common/cli/guarded_main.hpp"
-#include "common/grading/peer_link.hpp"
 #include "common/cli/run_options.hpp"
 #include "common/core/text_parse.hpp"
+#include "common/runner/family_run.hpp"
 
 namespace convlab {
 
@@ -107,36 +109,118 @@ std::vector<ArrayExperiment> selected_variants(std::vector<ArrayExperiment> expe
     return experiments;
 }
 
-Report report_header(const ArrayLabSpec& spec, const ArrayOptions& o, const GpuSession& session, size_t n) {
-    Report report = report_of_run(spec.number, spec.title, o);
-    report.device = session.info();
-    report.copy_bandwidth_gbs = session.copy_bandwidth_gbs();
-    report.has_gpu_part = true;
-    report.image_source = "arrays (seed " + std::to_string(o.seed) + ")";
-    report.elements = n;
-    report.byte_model = "per experiment: each table states its byte (or flop) model";
-    return report;
-}
+// The array lab's run on the skeleton every lab shares (family_run.hpp). Every mode runs on the
+// GPU, so it is looked for before the header, which names the device and the arrays' length; the
+// arrays are made by each mode that uses them (the grader's timer's worker lays its own over the
+// timer's block). The bench (run_variants) is Google Benchmark's, which prints its own report.
+class ArrayRun : public FamilyRun {
+  public:
+    ArrayRun(const ArrayLabSpec& spec, const ArrayOptions& options, const std::string& benchmark_format)
+        : FamilyRun(spec.number, options), spec_(spec), options_(options), benchmark_format_(benchmark_format) {}
 
-// --timer-of: times another process's variants on this run's arrays (array_peer.hpp); runs none itself.
-int time_peer(PeerLink& link, PeerTarget& target, const ArrayOptions& options, const std::vector<ArrayExperiment>& experiments,
-              Report& report) {
-    PeerTimer timer(link, target, PeerTimerPlan{options.warmup, options.reps});
-    for (const ArrayExperiment& e : experiments)
-        for (const ArrayVariant& v : e.variants) {
-            VariantResult r;
-            r.name = qualified_name(e, v);
-            r.kind = "gpu";
-            timer.time_variant(r.name, r);
-            report.results.push_back(r);
-        }
-    timer.finish();
-    return array_exit_status(report.results);
-}
+  private:
+    bool needs_gpu_before_header() const override { return true; }
+    std::string no_gpu_line(const std::string& reason) const override {
+        return program_of(spec_) + ": GPU experiments skipped: " + reason + " (every experiment of lab " + std::to_string(spec_.number) +
+               " runs on the GPU)\n";
+    }
+    // Each table states its rates under its own experiment's model (array_bench.hpp): no image figures.
+    void add_figures() override {}
+    int exit_status(bool, bool) const override { return array_exit_status(report_.results); }
+
+    void fill_header(const std::string& source) override {
+        session_ = std::make_unique<GpuSession>();
+        n_ = options_.elements ? size_t(options_.elements) : spec_.default_elements(session_->info());
+        report_ = report_of_run(spec_.number, spec_.title, options_);
+        report_.device = session_->info();
+        report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
+        report_.has_gpu_part = true;
+        report_.image_source = source;
+        report_.elements = n_;
+        report_.byte_model = "per experiment: each table states its byte (or flop) model";
+    }
+
+    // The lab's arrays and the selected variants on them; for peer timing in one block that the
+    // worker maps (array_memory.hpp).
+    void make_arrays() {
+        memory_ = std::make_unique<ArrayMemory>(options_.timer_of >= 0 ? ArrayMemory::exported_block() : ArrayMemory::separate_arrays());
+        workspace_ = spec_.workspace(n_, session_->info(), session_->copy_bandwidth_gbs(), options_.seed, *memory_);
+        experiments_ = selected_variants(workspace_->experiments(options_.experiments), options_.variants);
+    }
+
+    // --check-only: each variant once, checked (graded: its bytes written), nothing timed. --compare,
+    // given too, is the mode.
+    std::optional<int> run_own_mode() override {
+        if (!options_.check_only || !options_.compare_file.empty()) return std::nullopt;
+        make_arrays();
+        const int status = check_arrays_once(experiments_, *session_, options_.raw_out_dir, options_.unknown_launches_pass(), report_);
+        print_array_results(report_, options_.format, std::cout);
+        return status;
+    }
+
+    int compare_raw_results() override {
+        make_arrays();
+        const int status = compare_array_results(experiments_, options_.compare_file, workspace_->bytes(), report_);
+        print_array_results(report_, options_.format, std::cout);
+        return status;
+    }
+
+    // --timed-by: the grader's timer makes the arrays, none of this run's own.
+    int serve_timer(PeerLink& link) override {
+        ArrayPeerServer server(*session_, spec_, options_.seed);
+        return serve_peer_timer(link, *session_, server);
+    }
+
+    // --timer-of: times another process's variants on this run's arrays (array_peer.hpp); runs none itself.
+    void time_peer(PeerLink& link) override {
+        make_arrays();
+        ArrayPeerTarget target(*session_, *workspace_, *memory_, n_, experiments_);
+        PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
+        for (const ArrayExperiment& e : experiments_)
+            for (const ArrayVariant& v : e.variants) {
+                VariantResult r;
+                r.name = qualified_name(e, v);
+                r.kind = "gpu";
+                timer.time_variant(r.name, r);
+                report_.results.push_back(r);
+            }
+        timer.finish();
+    }
+
+    // The timed run: the GPU was found before the header.
+    void run_variants(const std::string&) override {
+        make_arrays();
+        const ArrayBenchPlan plan{program_of(spec_), options_.warmup, options_.reps, options_.flush_l2, options_.format,
+                                  options_.raw_out_dir, options_.unknown_launches_pass(), benchmark_format_};
+        const DeviceInfo& device = session_->info();
+        std::vector<std::string> header = {"convlab lab " + std::to_string(spec_.number) + ": " + spec_.title, "GPU      " + describe_gpu(device)};
+        for (const std::string& line : spec_.describe(device, session_->copy_bandwidth_gbs(), n_, options_.seed)) header.push_back(line);
+        header.push_back("Timing   median of " + std::to_string(plan.reps) + " launches after " + std::to_string(plan.warmup) +
+                         " warm-ups (CUDA events through Google Benchmark's manual time" +
+                         (plan.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "); every variant checked before and after timing");
+        // Machine-readable Google Benchmark output owns stdout; the summary then goes to stderr.
+        const bool machine = benchmark_format_ == "json" || benchmark_format_ == "csv";
+        bench_arrays(experiments_, *session_, plan, header, report_, machine ? std::cerr : std::cout, std::cout);
+    }
+
+    // Peer timing's rows, printed as check-only's and compare's are. After the timed run there is
+    // nothing left to print: bench_arrays printed its summary, and Google Benchmark's report after it.
+    void print_report() override {
+        if (options_.timer_of >= 0) print_array_results(report_, options_.format, std::cout);
+    }
+
+    const ArrayLabSpec& spec_;
+    const ArrayOptions& options_;
+    const std::string benchmark_format_;  // Google Benchmark's --benchmark_format: "" when not given
+    std::unique_ptr<GpuSession> session_;
+    size_t n_ = 0;
+    std::unique_ptr<ArrayMemory> memory_;  // before the workspace: it outlives it
+    std::unique_ptr<ArrayWorkspace> workspace_;
+    std::vector<ArrayExperiment> experiments_;
+};
 
 int run(int argc, char** argv, const ArrayLabSpec& spec) {
-    const std::string program = program_of(spec);
-    const std::string gb_format = benchmark_format_of(argc, argv);
+    const std::string benchmark_format = benchmark_format_of(argc, argv);
     take_benchmark_flags(&argc, argv);
     const ArrayOptions options = parse_array_options(argc, argv, spec);
     if (options.help) {
@@ -146,51 +230,7 @@ int run(int argc, char** argv, const ArrayLabSpec& spec) {
     // Named before the GPU is looked for: a misspelt variant is bad input on any machine. The
     // default length is the GPU's; any long array has every variant.
     check_variant_names(options.variants, spec.variant_names(options.elements ? size_t(options.elements) : size_t(1) << 20, options.experiments));
-    const std::string unavailable = gpu_unavailable_reason();
-    if (!unavailable.empty()) {
-        std::cerr << program << ": GPU experiments skipped: " << unavailable << " (every experiment of lab " << spec.number
-                  << " runs on the GPU)\n";
-        return kExitNoGpu;
-    }
-    GpuSession session;
-    if (options.timed_by >= 0) {  // the grader's timer makes the arrays: none of this run's own
-        PeerLink link(options.timed_by);
-        ArrayPeerServer server(session, spec, options.seed);
-        return serve_peer_timer(link, session, server);
-    }
-    const DeviceInfo& device = session.info();
-    const size_t n = options.elements ? size_t(options.elements) : spec.default_elements(device);
-    ArrayMemory memory = options.timer_of >= 0 ? ArrayMemory::exported_block() : ArrayMemory::separate_arrays();
-    const auto workspace = spec.workspace(n, device, session.copy_bandwidth_gbs(), options.seed, memory);
-    const std::vector<ArrayExperiment> experiments = selected_variants(workspace->experiments(options.experiments), options.variants);
-    Report report = report_header(spec, options, session, n);
-    if (options.timer_of >= 0) {
-        PeerLink link(options.timer_of);
-        ArrayPeerTarget target(session, *workspace, memory, n, experiments);
-        const int status = time_peer(link, target, options, experiments, report);
-        print_array_results(report, options.format, std::cout);
-        return status;
-    }
-    if (!options.compare_file.empty()) {
-        const int status = compare_array_results(experiments, options.compare_file, workspace->bytes(), report);
-        print_array_results(report, options.format, std::cout);
-        return status;
-    }
-    if (options.check_only) {
-        const int status = check_arrays_once(experiments, session, options.raw_out_dir, options.unknown_launches_pass(), report);
-        print_array_results(report, options.format, std::cout);
-        return status;
-    }
-    const ArrayBenchPlan plan{program, options.warmup, options.reps, options.flush_l2, options.format, options.raw_out_dir,
-                              options.unknown_launches_pass(), gb_format};
-    std::vector<std::string> header = {"convlab lab " + std::to_string(spec.number) + ": " + spec.title, "GPU      " + describe_gpu(device)};
-    for (const std::string& line : spec.describe(device, session.copy_bandwidth_gbs(), n, options.seed)) header.push_back(line);
-    header.push_back("Timing   median of " + std::to_string(plan.reps) + " launches after " + std::to_string(plan.warmup) +
-                     " warm-ups (CUDA events through Google Benchmark's manual time" +
-                     (plan.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "); every variant checked before and after timing");
-    // Machine-readable Google Benchmark output owns stdout; the summary then goes to stderr.
-    const bool machine = gb_format == "json" || gb_format == "csv";
-    return bench_arrays(experiments, session, plan, header, report, machine ? std::cerr : std::cout, std::cout);
+    return ArrayRun(spec, options, benchmark_format).run("arrays (seed " + std::to_string(options.seed) + ")");
 }
 
 }  // namespace
