@@ -1,5 +1,5 @@
-// Lab 8 — the Canny edge detector, stages 2 to 4: gradients, non-maximum suppression, thresholds.
-// The expert tier: the kit's tuned kernels beside the reference solution's design
+// Lab 8 — the Canny edge detector, stages 2 and 3: gradients and non-maximum suppression, tuned
+// (the thresholds, one pass a pixel, are the design's in the expert pipelines too). The expert tier: the kit's tuned kernels beside the reference solution's design
 // (solutions/lab8/canny_gradients.cu), in the pipelines staged-expert, fused-expert and
 // union-find-expert (canny_pipelines_expert.cpp). Built into the reference solution's program only
 // (common/runner/expert_tier.hpp); the grader times students against the design, not this.
@@ -624,16 +624,6 @@ __global__ void __launch_bounds__(32, 16) gradients_suppression_kernel(CannyArgs
     warp_max_to_global(a, largest);
 }
 
-__global__ void __launch_bounds__(kThreads) thresholds_kernel(CannyArgs a) {
-    float low = a.low, high = a.high;
-    if (a.relative) {
-        const float largest = __uint_as_float(*a.d_max_magnitude);
-        low = a.low * largest, high = a.high * largest;  // the reference's float products
-    }
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
-        a.d_labels[i] = uint8_t(threshold_label(a.d_suppressed[i], low, high));
-}
-
 // Whether every row of every plane starts 16-byte aligned (float) or 4-byte aligned (bytes), so
 // that a lane's four columns load and store whole.
 bool rows_aligned(const CannyArgs& a) {
@@ -674,11 +664,6 @@ void launch_canny_gradients_suppression(const CannyArgs& a) {
         gradients_suppression_kernel<true><<<bands, 32>>>(a);
     else
         gradients_suppression_kernel<false><<<bands, 32>>>(a);
-    CUDA_CHECK_LAUNCH();
-}
-
-void launch_canny_thresholds(const CannyArgs& a) {
-    thresholds_kernel<<<stride_grid_blocks(), kThreads>>>(a);
     CUDA_CHECK_LAUNCH();
 }
 

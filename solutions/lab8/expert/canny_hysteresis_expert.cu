@@ -1,12 +1,12 @@
-// Lab 8 — the Canny edge detector, stage 5: hysteresis, two ways. The expert tier: the kit's
-// tuned hysteresis beside the reference solution's design (solutions/lab8/canny_hysteresis.cu), in
+// Lab 8 — the Canny edge detector, stage 5: hysteresis by rounds, tuned. The expert tier: the
+// kit's tuned rounds beside the reference solution's design (solutions/lab8/canny_hysteresis.cu), in
 // the expert pipelines (canny_pipelines_expert.cpp); the reference solution's program only.
+// Union-find needs no tuning beyond the design's: the expert pipeline runs the design's.
 //
 // An edge is a pixel reachable from a Strong pixel through Weak ones, 8-connected: graph
 // reachability. The rounds (the source's algorithm) propagate inside a tile until nothing changes
 // there, then let the grid exchange frames and go again; an edge that winds through many
-// tiles (a spiral) needs a round for each tile it re-enters. Union-find labels the components of
-// Weak and Strong pixels in four passes, whatever their shape.
+// tiles (a spiral) needs a round for each tile it re-enters.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -14,8 +14,6 @@
 
 #include "common/families/pipelines/canny_rules.hpp"
 #include "common/device/cuda_check.cuh"
-#include "common/core/errors.hpp"
-#include "common/families/pipelines/stride_grid.cuh"
 #include "labs/lab8/lab8.hpp"
 #include "solutions/lab8/expert/canny_expert.hpp"
 
@@ -198,63 +196,6 @@ __global__ void __launch_bounds__(kThreads) hysteresis_round_kernel(CannyArgs a,
 // count stops at that one (it had to run to know).
 constexpr int kMostRoundsAGroup = 64;
 
-// ---- union-find --------------------------------------------------------------------------------
-// parent[i]: a pixel's parent (itself at a root), kStrong set on a root whose component holds a
-// Strong pixel, kOutside for a pixel neither Weak nor Strong.
-constexpr unsigned kStrong = 0x80000000u, kOutside = 0xFFFFFFFFu;
-
-__device__ unsigned find_root(const unsigned* parent, unsigned p) {
-    for (;;) {
-        const unsigned q = parent[p] & ~kStrong;
-        if (q == p) return p;
-        p = q;
-    }
-}
-
-// Joins the components of a and b: the larger root is linked under the smaller, by compare-and-
-// swap, so that two threads linking the same root do not lose a link.
-__device__ void unite(unsigned* parent, unsigned a, unsigned b) {
-    for (;;) {
-        a = find_root(parent, a), b = find_root(parent, b);
-        if (a == b) return;
-        if (a < b) {
-            const unsigned t = a;
-            a = b, b = t;
-        }
-        if (atomicCAS(&parent[a], a, b) == a) return;
-    }
-}
-
-__global__ void __launch_bounds__(kThreads) union_init_kernel(CannyArgs a, unsigned* parent) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
-        parent[i] = a.d_labels[i] == uint8_t(EdgeLabel::None) ? kOutside : unsigned(i);
-}
-
-__global__ void __launch_bounds__(kThreads) union_merge_kernel(CannyArgs a, unsigned* parent) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x) {
-        if (parent[i] == kOutside) continue;
-        const int x = int(i % a.width), y = int(i / a.width);
-        // Half of the 8 neighbours (right, and the row below): the other half join from their side.
-        const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
-        for (int d = 0; d < 4; ++d) {
-            const int nx = x + dx[d], ny = y + dy[d];
-            if (nx < 0 || nx >= a.width || ny >= a.height) continue;
-            const size_t j = size_t(ny) * a.width + nx;
-            if (parent[j] != kOutside) unite(parent, unsigned(i), unsigned(j));
-        }
-    }
-}
-
-__global__ void __launch_bounds__(kThreads) union_mark_kernel(CannyArgs a, unsigned* parent) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
-        if (a.d_labels[i] == uint8_t(EdgeLabel::Strong)) atomicOr(&parent[find_root(parent, unsigned(i))], kStrong);
-}
-
-__global__ void __launch_bounds__(kThreads) union_edges_kernel(CannyArgs a, const unsigned* parent) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
-        a.d_edges[i] = parent[i] != kOutside && (parent[find_root(parent, unsigned(i))] & kStrong) ? 255 : 0;
-}
-
 }  // namespace
 
 void launch_hysteresis_rounds(const CannyArgs& a) {
@@ -275,19 +216,6 @@ void launch_hysteresis_rounds(const CannyArgs& a) {
         if (r < group) break;
     }
     CUDA_CHECK(cudaMemcpy(a.d_rounds, &rounds, sizeof rounds, cudaMemcpyHostToDevice));
-}
-
-void launch_hysteresis_union_find(const CannyArgs& a) {
-    if (a.pixels() >= kStrong) throw Unsupported("union-find numbers pixels in 31 bits: at most 2^31 - 1 pixels");
-    unsigned* parent = static_cast<unsigned*>(a.d_workspace);
-    const int blocks = stride_grid_blocks();
-    union_init_kernel<<<blocks, kThreads>>>(a, parent);
-    union_merge_kernel<<<blocks, kThreads>>>(a, parent);
-    union_mark_kernel<<<blocks, kThreads>>>(a, parent);
-    union_edges_kernel<<<blocks, kThreads>>>(a, parent);
-    CUDA_CHECK_LAUNCH();
-    const int one = 1;
-    CUDA_CHECK(cudaMemcpy(a.d_rounds, &one, sizeof one, cudaMemcpyHostToDevice));
 }
 
 }  // namespace lab8_expert
