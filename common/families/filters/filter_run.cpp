@@ -582,20 +582,10 @@ class LabRun : public FamilyRun {
 
 }  // namespace
 
-namespace {
-
-// The lab's variants, and after its GPU variants those of the expert tier this program holds
-// (a reference solution's: expert_tier.hpp), of this lab's variants only.
-LabSpec with_expert_tier(LabSpec spec) {
-    for (GpuVariant& v : expert_variants_of<GpuVariant>(spec.gpu)) spec.gpu.push_back(std::move(v));
-    return spec;
-}
-
-}  // namespace
-
 int run_lab(int argc, char** argv, const LabSpec& lab) {
     return guarded_main("lab" + std::to_string(lab.number), "a smaller --size or --tile-to", [&] {
-        const LabSpec spec = with_expert_tier(lab);
+        LabSpec spec = lab;
+        add_expert_tier(spec.gpu);  // a reference solution's tuned rows, after the design's (expert_tier.hpp)
         const Options options = parse_options(argc, argv, spec);
         if (options.help) {
             std::cout << options.help_text;

@@ -774,18 +774,12 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
                      (names.empty() ? "a stage of the lab's own pipelines (the expert tier's are timed, never graded)" : names));
 }
 
-// The lab's pipelines, and after them those of the expert tier this program holds (a reference
-// solution's: expert_tier.hpp), of this lab's pipelines only.
-CannyLabSpec with_expert_tier(CannyLabSpec spec) {
-    for (CannyPipeline& p : expert_variants_of<CannyPipeline>(spec.pipelines)) spec.pipelines.push_back(std::move(p));
-    return spec;
-}
-
 }  // namespace
 
 int run_canny_lab(int argc, char** argv, CannyLabSpec design) {
     return guarded_main("lab" + std::to_string(design.lab.number), "a smaller --size or --tile-to", [&] {
-        const CannyLabSpec spec = with_expert_tier(design);
+        CannyLabSpec spec = design;
+        add_expert_tier(spec.pipelines);  // a reference solution's tuned pipelines, after the design's (expert_tier.hpp)
         const LabSpec lab = command_line_spec(spec);
         const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
         if (options.help) {
