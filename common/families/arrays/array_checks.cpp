@@ -11,8 +11,6 @@
 
 namespace convlab {
 
-namespace {
-
 VariantResult array_row(const std::string& name, const char* kind) {
     VariantResult r;
     r.name = name;
@@ -21,10 +19,7 @@ VariantResult array_row(const std::string& name, const char* kind) {
     return r;
 }
 
-}  // namespace
-
-std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir,
-                               bool unknown_launches_pass) {
+std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const RunOptions& options) {
     session.run([&] { poison_output(v); });
     const int launches = session.run_counting_launches(v.launch);
     const std::vector<char> bytes = fetch_output(v);
@@ -34,14 +29,14 @@ std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, co
         const std::string wrong = v.verify(bytes);
         return "launched no kernel: a variant must compute its output on the GPU (" + (wrong.empty() ? "its output was right" : wrong) + ")";
     }
-    if (launches < 0 && !unknown_launches_pass) return session.uncounted_launches();
+    if (launches < 0 && !options.unknown_launches_pass()) return session.uncounted_launches();
     // Experiment results may be ints: the file keeps the harness's .f32 name, its bytes are the output's.
-    if (!raw_dir.empty()) write_raw_bytes(raw_result_path(raw_dir, qualified_name(e, v)), bytes.data(), bytes.size());
+    if (options.graded()) write_raw_bytes(raw_result_path(options.raw_out_dir, qualified_name(e, v)), bytes.data(), bytes.size());
     return v.verify(bytes);
 }
 
-int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const std::string& raw_dir,
-                      bool unknown_launches_pass, Report& report) {
+int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const RunOptions& options,
+                      Report& report) {
     bool lost_context = false;
     for (const ArrayExperiment& e : experiments)
         for (const ArrayVariant& v : e.variants) {
@@ -52,7 +47,7 @@ int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSessio
                 continue;
             }
             try {
-                r.message = run_once_and_check(session, e, v, raw_dir, unknown_launches_pass);
+                r.message = run_once_and_check(session, e, v, options);
                 if (!r.message.empty()) r.status = "fail";
             } catch (const NotImplemented& what) {
                 r.status = "not-implemented", r.message = what.what();
