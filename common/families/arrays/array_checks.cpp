@@ -5,6 +5,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/exit_status.hpp"
+#include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
 #include "common/core/number_format.hpp"
 #include "common/report/text_table.hpp"
@@ -74,12 +75,7 @@ int compare_array_results(const std::vector<ArrayExperiment>& experiments, const
             if (!r.message.empty()) r.status = "fail";
             report.results.push_back(r);
         }
-    for (const std::string& file : folder.strays()) {  // under its whole file name: never a result's (raw_result.hpp)
-        VariantResult r = array_row(file, "submitted");
-        r.status = "fail";
-        r.message = RawFolder::kStrayMessage;
-        report.results.push_back(r);
-    }
+    add_stray_rows(folder, report.results);  // under its whole file name: never a result's (raw_result.hpp)
     return array_exit_status(report.results);
 }
 

@@ -290,7 +290,7 @@ class LabRun : public FamilyRun {
                 // A graded run writes one result a variant: its first thread count's.
                 if (threads == counts.front()) write_raw(c, v.name, out, timed ? &record : nullptr);
             } catch (...) {
-                record_thrown(r);
+                record_thrown(r, spec_.student_files);
             }
             note_noise(r);
             report_.results.push_back(r);
@@ -349,7 +349,7 @@ class LabRun : public FamilyRun {
             r.message = e.what();
             cuda_failed_ = cuda_failed_ || !session_->healthy();
         } catch (...) {
-            record_thrown(r);
+            record_thrown(r, spec_.student_files);
         }
         note_noise(r);
         report_.results.push_back(r);
@@ -395,22 +395,6 @@ class LabRun : public FamilyRun {
             const std::vector<float> out(host.output(), host.output() + host.elements());
             const std::string from = pinned ? "pinned" : "pageable";
             if (!recheck(c, r, out, v.tile, "kernel passed, end to end from " + from + " memory failed: ")) return;
-        }
-    }
-
-    // In a catch (...): what a variant may throw ends its row, saying so; anything else goes on up.
-    void record_thrown(VariantResult& r) const {
-        try {
-            throw;
-        } catch (const NotImplemented& e) {
-            r.status = "not-implemented";
-            r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
-        } catch (const Unsupported& e) {  // e.g. a separable variant given a mask of rank 2
-            r.status = "skipped";
-            r.message = std::string("skipped: ") + e.what();
-        } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
-            r.status = "error";
-            r.message = e.what();
         }
     }
 

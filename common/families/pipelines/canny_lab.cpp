@@ -455,19 +455,12 @@ class CannyRun : public FamilyRun {
         try {
             part();
             return true;
-        } catch (const NotImplemented& e) {
-            r.status = "not-implemented";
-            r.message = std::string(e.what()) + " (" + spec_.lab.student_files + ")";
-        } catch (const Unsupported& e) {
-            r.status = "skipped";
-            r.message = std::string("skipped: ") + e.what();
         } catch (const CudaError& e) {
             r.status = "error";
             r.message = e.what();
             cuda_failed_ = cuda_failed_ || !session_->healthy();
-        } catch (const ReferenceWithheld& e) {  // a part that called the kit's reference: it alone fails
-            r.status = "error";
-            r.message = e.what();
+        } catch (...) {
+            record_thrown(r, spec_.lab.student_files);
         }
         return false;
     }

@@ -367,14 +367,7 @@ class StripRun : public FamilyRun {
                 }
                 rows.push_back(r);
             }
-        for (const std::string& file : folder.strays()) {
-            VariantResult r;
-            r.name = file;
-            r.kind = "submitted";
-            r.status = "fail";
-            r.message = RawFolder::kStrayMessage;
-            rows.push_back(r);
-        }
+        add_stray_rows(folder, rows);
         return finish_compare(report_, rows, options_.format);
     }
 
