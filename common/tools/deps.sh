@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What convlab needs from Debian/Ubuntu packages, checked or installed.
-#   deps.sh check build|test|bench   exit 0 when present; otherwise install what is missing when
+#   deps.sh check build|test|bench|report   exit 0 when present; otherwise install what is missing when
 #                                    this user can (root, or passwordless sudo), saying so in one
 #                                    line, or print the exact command and exit 1
 #   deps.sh install                  apt-get install everything (as root or with passwordless sudo);
@@ -12,8 +12,10 @@ STB_INCLUDE=${STB_INCLUDE:-/usr/include/stb}
 JSON_INCLUDE=${JSON_INCLUDE:-/usr/include}
 CXXOPTS_INCLUDE=${CXXOPTS_INCLUDE:-/usr/include}
 GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
+# The python3 that draws make report's plots: Debian's matplotlib is the system python3's.
+REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
 
-ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev"
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib"
 
 # has_library NAME: a static or shared library the linker will find.
 has_library() {
@@ -24,8 +26,15 @@ has_library() {
     return 1
 }
 
+has_matplotlib() { "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; }
+
 # missing_for PURPOSE: prints the Debian package of each missing piece, one a line.
 missing_for() {
+    if [ "$1" = report ]; then  # make report draws from a saved report too: no compiler needed
+        command -v "$REPORT_PYTHON" >/dev/null || echo python3
+        has_matplotlib || echo python3-matplotlib
+        return
+    fi
     command -v g++ >/dev/null || echo g++
     command -v make >/dev/null || echo make
     [ -f "$STB_INCLUDE/stb_image.h" ] && [ -f "$STB_INCLUDE/stb_image_write.h" ] || echo libstb-dev
@@ -35,7 +44,8 @@ missing_for() {
         test)  # make test builds every lab, and lab 5 runs under Google Benchmark
             command -v python3 >/dev/null || echo python3
             [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev
-            [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
+            [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev
+            has_matplotlib || echo python3-matplotlib ;;  # the report tests draw plots
         bench)
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
     esac
@@ -86,7 +96,7 @@ case "${1:-}" in
         # this user can (root, or passwordless sudo) and the headers are looked for in Debian's
         # places; otherwise the exact command to type is printed.
         purpose=${2:-build}
-        check_nvcc || exit 1
+        [ "$purpose" = report ] || check_nvcc || exit 1
         missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
         missing=${missing% }
         [ -z "$missing" ] && exit 0
