@@ -206,7 +206,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench doctor test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
+.PHONY: help all deps deps-build deps-test deps-bench deps-report doctor report test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
         debug sass sanitize profile
 
 help:
@@ -217,6 +217,8 @@ help:
 	@echo "  make demo              build every lab's solution and run each on the built-in image"
 	@echo "  make test              everything this machine can test; ends 'N passed, N failed, N skipped'"
 	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests"
+	@echo "  make report LAB=n      run ./labN's solution (SOLUTION=0: your build) and write report-labN/: report.html,"
+	@echo "                         report.md, plots as PNG and SVG; FROM=report.json draws a saved --format json run"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
@@ -247,8 +249,11 @@ deps-test:
 deps-bench:
 	@common/tools/deps.sh check bench
 
+deps-report:
+	@REPORT_PYTHON="$(REPORT_PYTHON)" common/tools/deps.sh check report
+
 doctor:
-	@NVCC="$(NVCC)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" CUPTI_LIB_DIR="$(and $(CUPTI_INCLUDE),$(CUPTI_LIB_DIR))" common/tools/doctor.sh
+	@NVCC="$(NVCC)" REPORT_PYTHON="$(REPORT_PYTHON)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" CUPTI_LIB_DIR="$(and $(CUPTI_INCLUDE),$(CUPTI_LIB_DIR))" common/tools/doctor.sh
 
 NO_TESTS = @echo "convlab: this copy has no tests/ (a student release): build and run a lab instead, e.g. make lab3 && ./lab3"; exit 1
 
@@ -291,6 +296,22 @@ demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
 	done
 
+# make report LAB=n [FROM=report.json] [OUT=folder] [ARGS='--mask box:3,box:15']: the plots come
+# from Debian's python3-matplotlib, which installs for the system's /usr/bin/python3 only: a
+# pyenv or virtualenv python3 first on PATH does not see it, so the report runs under the system's
+# python3 unless REPORT_PYTHON names another that has matplotlib. Without FROM the lab's program
+# runs with ARGS and --format json (the solution's unless SOLUTION=0 is given).
+REPORT_PYTHON ?= $(or $(wildcard /usr/bin/python3),python3)
+REPORT_SOLUTION = $(if $(filter 0 no false,$(SOLUTION)),student,solution)
+FROM ?=
+OUT ?=
+report: | deps-report
+	$(CHECK_LAB)
+	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make report reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
+	$(if $(FROM),,@$(MAKE) --no-print-directory build/bin/lab$(LAB)-$(REPORT_SOLUTION))
+	@$(REPORT_PYTHON) common/tools/report/make_report.py --lab $(LAB) $(if $(OUT),--out $(OUT)) \
+	  $(if $(FROM),--from $(FROM),--program build/bin/lab$(LAB)-$(REPORT_SOLUTION) -- $(ARGS))
+
 bench: build/bin/bench_reference
 	build/bin/bench_reference $(ARGS)
 
@@ -300,7 +321,7 @@ images: build/bin/imagegen
 	build/bin/imagegen --size 257x131 --channels 3 --seed 3 --random --out images/sample-random.png
 
 clean:
-	rm -rf build dist demo-output $(addprefix lab,$(LABS))
+	rm -rf build dist demo-output report-lab* $(addprefix lab,$(LABS))
 
 # ---- tools on one lab: make sanitize LAB=1 (SOLUTION=1 for the reference) --------------------
 LAB ?=
