@@ -24,16 +24,18 @@ def timed(doc):
     return [r for r in doc.get("results", []) if (r.get("time") or {}).get("median_ms")]
 
 
-def label(row):
-    """A series' name in a legend: the variant, with its thread count where the run swept threads."""
-    return f"{row['variant']} ({row['threads']} threads)" if row.get("kind") == "cpu" and row.get("threads") else row["variant"]
-
-
 def series(rows, key):
-    """{legend label: [(x, row), ...]} sorted by x, in the order the report lists the variants."""
+    """{legend label: [(x, row), ...]} sorted by x, in the order the report lists the variants. A
+    variant run at several thread counts (lab 0's openmp) is one series per count."""
+    counts = {}
+    for r in rows:
+        counts.setdefault(r["variant"], set()).add(r.get("threads"))
     out = {}
     for r in rows:
-        out.setdefault(label(r), []).append((key(r), r))
+        name = r["variant"]
+        if len(counts[name]) > 1:
+            name += f" ({r['threads']} thread{'s' if r['threads'] != 1 else ''})"
+        out.setdefault(name, []).append((key(r), r))
     return {name: sorted(points, key=lambda p: p[0]) for name, points in out.items()}
 
 
