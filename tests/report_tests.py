@@ -1,0 +1,172 @@
+"""make report (common/tools/report/): the folder a lab's report makes, from a run of lab 0 (which
+runs whole without a GPU) and from a saved filter-lab report written here, and the one-line
+refusals of bad input that leave nothing behind. Each check reads the files themselves: the PNGs
+are decoded to their last byte, the SVGs parsed, the HTML searched for anything it would fetch."""
+import json
+import os
+import re
+import struct
+import tempfile
+import xml.etree.ElementTree as ET
+import zlib
+
+from testkit import ROOT, run
+
+SCHEMA_1_REPORT = os.path.join(ROOT, "handouts", "then-and-now-h100", "lab3-korbes-177.json")
+
+
+def make_report(*assignments):
+    return run(["make", "--no-print-directory", "report", *assignments], timeout=600)
+
+
+def png_size(path):
+    """(width, height) of a PNG, after checking every chunk's CRC and that the image data inflates to
+    exactly the rows the header promises: a truncated or garbled file fails here."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: no PNG signature"
+    pos, chunks, idat = 8, [], b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        assert zlib.crc32(kind + body) == crc, f"{path}: bad CRC in chunk {kind}"
+        chunks.append(kind)
+        idat += body if kind == b"IDAT" else b""
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+        pos += 12 + length
+    assert chunks[0] == b"IHDR" and chunks[-1] == b"IEND", f"{path}: chunks {chunks[:3]}...{chunks[-2:]}"
+    samples = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
+    assert depth == 8 and len(zlib.decompress(idat)) == height * (1 + width * samples), f"{path}: image data does not fill it"
+    return width, height
+
+
+def svg_texts(svg):
+    """The texts an SVG of matplotlib's shows: it draws glyphs as paths and names each text in a comment."""
+    return set(t.strip() for t in re.findall(r"<!-- (.*?) -->", svg))
+
+
+def check_folder(folder, stems, variants):
+    """The folder holds the two pages and each plot as a valid PNG and a parsing SVG whose legend names
+    every variant; report.html carries each SVG inline and refers to no file or address outside it."""
+    expected = {"report.html", "report.md"} | {s + ext for s in stems for ext in (".png", ".svg")}
+    assert set(os.listdir(folder)) == expected, f"{sorted(os.listdir(folder))}, expected {sorted(expected)}"
+    for stem in stems:
+        width, height = png_size(os.path.join(folder, stem + ".png"))
+        assert 400 <= width <= 3000 and 300 <= height <= 2000, f"{stem}.png is {width}x{height}"
+        with open(os.path.join(folder, stem + ".svg")) as f:
+            svg = f.read()
+        ET.fromstring(svg.encode())
+        missing = [v for v in variants.get(stem, []) if v not in svg_texts(svg)]
+        assert not missing, f"{stem}.svg's legend lacks {missing}"
+    with open(os.path.join(folder, "report.html")) as f:
+        page = f.read()
+    assert page.count("<svg") == len(stems), f"report.html holds {page.count('<svg')} inline SVGs, expected {len(stems)}"
+    assert "<!DOCTYPE svg" not in page and "<?xml" not in page, "an SVG's prologue (and its DTD's address) is in the page"
+    outside = [ref for ref in re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", page) if not ref.startswith("#")]
+    outside += re.findall(r"url\(\s*['\"]?(?!#)[^)]*\)|@import", page)
+    assert not outside, f"report.html refers to {outside[:5]}"
+    ET.fromstring(re.sub(r"<!DOCTYPE html>", "", page).replace("<meta charset=\"utf-8\">", "<meta charset=\"utf-8\"/>").encode())
+    with open(os.path.join(folder, "report.md")) as f:
+        md = f.read()
+    for stem in stems:
+        assert f"]({stem}.png)" in md, f"report.md does not show {stem}.png"
+
+
+def lab0_report_from_a_run():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "lab0")
+        status, o, err = make_report("LAB=0", f"OUT={out}", "ARGS=--size 96x64 --cpu-reps 1 --threads 1,2 --mask box:3,box:5")
+        assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
+        check_folder(out, ["lab0-threads", "lab0-mask-size"],
+                     {"lab0-threads": ["box:3", "box:5", "ideal"],
+                      "lab0-mask-size": ["sequential", "openmp (1 thread)", "openmp (2 threads)", "openmp-reference"]})
+        with open(os.path.join(out, "report.html")) as f:
+            page = f.read()
+        assert page.count("<textarea") >= 3, "the handout's questions have no room to answer"
+
+
+def row(variant, size, ms, kind="gpu"):
+    """A result row of schema 2 with what the plots and tables read (common/README.md)."""
+    flops, value_bytes, pixels = 2 * size * size, 5.0, 640 * 480
+    seconds = ms / 1000
+    return {"variant": variant, "description": variant, "kind": kind, "threads": 0,
+            "mask": {"spec": f"box:{size}", "size": size}, "bytes_per_value": value_bytes, "flops_per_value": flops,
+            "status": "pass", "message": "PASS", "time": {"median_ms": ms, "min_ms": ms, "cv": 0.01, "samples": 5},
+            "end_to_end": None, "gb_per_s": pixels * value_bytes / seconds / 1e9, "gflop_per_s": pixels * flops / seconds / 1e9,
+            "pct_copy_bandwidth": None, "pct_fp32_peak": None, "speedup_vs_baseline": None, "figures": []}
+
+
+def filter_report(lab=3, schema="convlab.report/2"):
+    return {"schema": schema, "lab": lab, "title": "generic tiling", "preset": None, "border": "zero",
+            "device": {"name": "Test GPU 9000", "arch": "sm_90", "multiprocessors": 132, "copy_bandwidth_gbs": 3000.0,
+                       "fp32_peak_gflops": 60000.0, "sm_clock_mhz": 1980, "memory_clock_mhz": 2619, "driver_version": 13000,
+                       "runtime_version": 13000},
+            "input": {"source": "synthetic (seed 1)", "width": 640, "height": 480, "channels": 1}, "masks": ["box:3", "box:15"],
+            "timing": {"warmup": 1, "reps": 5, "l2_flush": True, "cpu_cores": 2}, "notes": [],
+            "results": [row("openmp-reference", 3, 4.0, "reference"), row("naive", 3, 0.05), row("tiled", 3, 0.04),
+                        row("openmp-reference", 15, 40.0, "reference"), row("naive", 15, 0.6), row("tiled", 15, 0.3)]}
+
+
+def saved_filter_report():
+    with tempfile.TemporaryDirectory() as tmp:
+        source, out = os.path.join(tmp, "lab3.json"), os.path.join(tmp, "out")
+        with open(source, "w") as f:
+            json.dump(filter_report(), f)
+        status, o, err = make_report("LAB=3", f"FROM={source}", f"OUT={out}")
+        assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
+        check_folder(out, ["lab3-mask-size", "lab3-roofline"],
+                     {"lab3-mask-size": ["openmp-reference", "naive", "tiled"], "lab3-roofline": ["naive", "tiled"]})
+        with open(os.path.join(out, "lab3-roofline.svg")) as f:
+            assert "roof: 3000 GB/s copy, 60000 GFLOP/s FP32" in svg_texts(f.read()), "the roofline lacks the measured ceilings"
+        with open(os.path.join(out, "report.html")) as f:
+            assert "Test GPU 9000" in f.read(), "the page's header does not name the GPU"
+
+
+def refused(assignments, says, tmp, out):
+    """make report with these assignments fails, its last line before make's own says `says`, and the
+    folder already at OUT is left as it was, with nothing written beside it."""
+    status, o, err = make_report(*assignments, f"OUT={out}")
+    lines = [line for line in err.splitlines() if not line.startswith("make")]
+    assert status != 0, f"{assignments}: exit 0"
+    assert len(lines) == 1 and says in lines[0], f"{assignments}: expected one line saying {says!r}, got {lines}"
+    assert os.listdir(out) == ["keep"], f"{assignments}: OUT now holds {os.listdir(out)}"
+    assert sorted(os.listdir(tmp)) == ["lab2.json", "lab3-schema-1.json", "out"], f"left behind: {os.listdir(tmp)}"
+
+
+def bad_inputs_refused():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        os.makedirs(out)
+        open(os.path.join(out, "keep"), "w").close()
+        other = os.path.join(tmp, "lab2.json")
+        with open(other, "w") as f:
+            json.dump(filter_report(lab=2), f)
+        schema_1 = os.path.join(tmp, "lab3-schema-1.json")
+        with open(SCHEMA_1_REPORT) as f, open(schema_1, "w") as g:
+            g.write(f.read())
+        refused(["LAB=3", f"FROM={os.path.join(tmp, 'missing.json')}"], "cannot read", tmp, out)
+        refused(["LAB=3", f"FROM={schema_1}"], "schema 'convlab.report/1'", tmp, out)
+        refused(["LAB=3", f"FROM={other}"], "a report of lab 2, not of lab 3", tmp, out)
+
+
+def missing_matplotlib_is_one_line():
+    """A python3 without matplotlib (here: an import of it that fails, put first on the path) gets one
+    line naming Debian's package, and no folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "matplotlib.py"), "w") as f:
+            f.write("raise ImportError('matplotlib hidden by the test')\n")
+        out = os.path.join(tmp, "out")
+        status, o, err = run(["/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3",
+                              os.path.join(ROOT, "common", "tools", "report", "make_report.py"), "--lab", "3",
+                              "--from", SCHEMA_1_REPORT, "--out", out], env={"PYTHONPATH": tmp})
+        assert status != 0 and err.count("\n") == 1 and "python3-matplotlib" in err, f"exit {status}: {err!r}"
+        assert not os.path.exists(out), "a folder was written"
+
+
+def register(results):
+    results.run("report: lab 0's run makes the folder (pages, PNG and SVG plots, nothing outside)", lab0_report_from_a_run)
+    results.run("report: a saved filter-lab report makes time-vs-mask and roofline plots", saved_filter_report)
+    results.run("report: a missing file, a schema 1 report, another lab's report: one line, nothing written", bad_inputs_refused)
+    results.run("report: without matplotlib, one line naming python3-matplotlib", missing_matplotlib_is_one_line)
