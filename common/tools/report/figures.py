@@ -39,6 +39,17 @@ def series(rows, key):
     return {name: sorted(points, key=lambda p: p[0]) for name, points in out.items()}
 
 
+def finish(fig, ax, doc, what, xlabel, ylabel):
+    """Axes titled with units, the lab and the machine in the title, and the legend outside the plot,
+    where a dozen variants' names cannot cover a line."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"lab {doc['lab']}: {what}, {machine(doc)}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    return fig
+
+
 def time_vs_mask(doc):
     """Median time (log) against mask size, one line per variant: where tiling starts to pay, where
     the box filter stays flat."""
@@ -50,12 +61,7 @@ def time_vs_mask(doc):
         ax.plot([x for x, _ in points], [r["time"]["median_ms"] for _, r in points], marker="o", label=name)
     ax.set_yscale("log")
     ax.set_xticks(sorted({r["mask"]["size"] for r in rows}))
-    ax.set_xlabel("mask size K (K x K)")
-    ax.set_ylabel("median time (ms, log scale)")
-    ax.set_title(f"lab {doc['lab']}: time against mask size, {machine(doc)}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-    return fig
+    return finish(fig, ax, doc, "time against mask size", "mask size K (K x K)", "median time (ms, log scale)")
 
 
 def threads(doc):
@@ -114,12 +120,7 @@ def roofline(doc):
                 label=f"roof: {bandwidth:.0f} GB/s copy, {peak:.0f} GFLOP/s FP32")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("arithmetic intensity (flop per byte, the report's byte model)")
-    ax.set_ylabel("GFLOP/s (log scale)")
-    ax.set_title(f"lab {doc['lab']}: roofline, {machine(doc)}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-    return fig
+    return finish(fig, ax, doc, "roofline", "arithmetic intensity (flop per byte, the report's byte model)", "GFLOP/s (log scale)")
 
 
 KINDS = {"mask-size": time_vs_mask, "threads": threads, "roofline": roofline}
