@@ -122,6 +122,11 @@ def saved_filter_report():
             assert "roof: 3000 GB/s copy, 60000 GFLOP/s FP32" in svg_texts(f.read()), "the roofline lacks the measured ceilings"
         with open(os.path.join(out, "report.html")) as f:
             assert "Test GPU 9000" in f.read(), "the page's header does not name the GPU"
+        with open(os.path.join(out, "report.md")) as f:
+            table = [line for line in f.read().split("## Results")[1].split("##")[0].splitlines() if line.startswith("| ")]
+        # Headings and the separator, then one line a result row, its median time as the report has it.
+        assert [line.split(" | ")[0][2:] for line in table[2:]] == [r["variant"] for r in filter_report()["results"]], table
+        assert " | 0.6 | " in table[6], f"naive at K = 15 should show 0.6 ms: {table[6]}"
 
 
 def refused(assignments, says, tmp, out):

@@ -21,9 +21,10 @@ def inline_svg(svg):
 
 
 def html_table(headings, rows):
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headings)
+    """A table; headings None for the page's header, whose rows are (name, value) pairs."""
+    head = "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in headings) + "</tr>\n" if headings else ""
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>\n" for row in rows)
-    return f"<table>\n<tr>{head}</tr>\n{body}</table>"
+    return f"<table>\n{head}{body}</table>"
 
 
 def write_html(path, doc, plots, questions):
@@ -31,7 +32,7 @@ def write_html(path, doc, plots, questions):
     title = f"convlab lab {doc['lab']} report"
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{html.escape(title)}</title>\n"
              f"<style>\n{STYLE}\n</style>\n</head>\n<body>\n<h1>{html.escape(title)}</h1>",
-             html_table(("", ""), tables.header(doc)).replace("<tr><th></th><th></th></tr>\n", ""),
+             html_table(None, tables.header(doc)),
              "<h2>Results</h2>", html_table(*tables.results(doc))]
     if doc.get("notes"):
         parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in doc["notes"]) + "</ul>")
