@@ -6,12 +6,15 @@ import json
 import os
 import re
 import struct
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 
 from testkit import ROOT, run
 
+# The python3 make report runs under (the Makefile's REPORT_PYTHON: the system's, which sees Debian's matplotlib).
+REPORT_PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 SCHEMA_1_REPORT = os.path.join(ROOT, "handouts", "then-and-now-h100", "lab3-korbes-177.json")
 
 
@@ -163,14 +166,31 @@ def missing_matplotlib_is_one_line():
         with open(os.path.join(tmp, "matplotlib.py"), "w") as f:
             f.write("raise ImportError('matplotlib hidden by the test')\n")
         out = os.path.join(tmp, "out")
-        status, o, err = run(["/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3",
-                              os.path.join(ROOT, "common", "tools", "report", "make_report.py"), "--lab", "3",
+        status, o, err = run([REPORT_PYTHON, os.path.join(ROOT, "common", "tools", "report", "make_report.py"), "--lab", "3",
                               "--from", SCHEMA_1_REPORT, "--out", out], env={"PYTHONPATH": tmp})
         assert status != 0 and err.count("\n") == 1 and "python3-matplotlib" in err, f"exit {status}: {err!r}"
         assert not os.path.exists(out), "a folder was written"
 
 
+def declared_plots_are_drawn():
+    """Every kind of figure a manifest names is one make report draws, and each filter lab (a time per
+    mask size) declares the time-vs-mask plot."""
+    sys.path.insert(0, os.path.join(ROOT, "grading"))
+    from convlab_grader import manifest
+    status, out, err = run([REPORT_PYTHON, "-c", "import figures; print(' '.join(figures.KINDS))"],
+                           cwd=os.path.join(ROOT, "common", "tools", "report"))
+    assert status == 0, err
+    kinds = out.split()
+    for lab in manifest.labs():
+        declared = manifest.load(lab)["plots"]
+        unknown = [k for k in declared if k not in kinds]
+        assert not unknown, f"labs/lab{lab}/manifest: plots = {unknown} are not kinds of figures.py: {kinds}"
+        if lab in (1, 2, 3, 4, 6, 7):
+            assert "mask-size" in declared and "roofline" in declared, f"lab {lab} declares {declared}"
+
+
 def register(results):
+    results.run("report: every plot a manifest declares is a kind make report draws", declared_plots_are_drawn)
     results.run("report: lab 0's run makes the folder (pages, PNG and SVG plots, nothing outside)", lab0_report_from_a_run)
     results.run("report: a saved filter-lab report makes time-vs-mask and roofline plots", saved_filter_report)
     results.run("report: a missing file, a schema 1 report, another lab's report: one line, nothing written", bad_inputs_refused)
