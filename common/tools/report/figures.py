@@ -50,15 +50,36 @@ def finish(fig, ax, doc, what, xlabel, ylabel):
     return fig
 
 
+def floors(doc, rows):
+    """The least time each GPU variant's work model allows at each mask size: its bytes at the measured
+    copy bandwidth or its flops at the FP32 peak, whichever takes longer. Variants of one work model
+    share one curve, {(variant, ...): [(K, ms), ...]}; none without the device's ceilings."""
+    device, inp = doc.get("device") or {}, doc.get("input") or {}
+    bandwidth, peak = device.get("copy_bandwidth_gbs"), device.get("fp32_peak_gflops")
+    values = (inp.get("width") or 0) * (inp.get("height") or 0) * (inp.get("channels") or 1)
+    if not (bandwidth and peak and values):
+        return {}
+    curves = {}
+    for name, points in series([r for r in rows if r.get("kind") == "gpu"], lambda r: r["mask"]["size"]).items():
+        curve = tuple((k, 1e3 * values * max(r["bytes_per_value"] / (bandwidth * 1e9), r["flops_per_value"] / (peak * 1e9)))
+                      for k, r in points if r.get("bytes_per_value") and r.get("flops_per_value"))
+        if curve:
+            curves.setdefault(curve, []).append(name)
+    return {tuple(names): curve for curve, names in curves.items()}
+
+
 def time_vs_mask(doc):
-    """Median time (log) against mask size, one line per variant: where tiling starts to pay, where
-    the box filter stays flat."""
+    """Median time (log) against mask size, one line per variant, over the floor of each GPU work
+    model: where tiling starts to pay, where the box filter stays flat, how far each is from its floor."""
     rows = [r for r in timed(doc) if (r.get("mask") or {}).get("size")]
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(8, 5))
     for name, points in series(rows, lambda r: r["mask"]["size"]).items():
         ax.plot([x for x, _ in points], [r["time"]["median_ms"] for _, r in points], marker="o", label=name)
+    for names, curve in floors(doc, rows).items():
+        shown = ", ".join(names[:2]) + (", ..." if len(names) > 2 else "")
+        ax.plot([k for k, _ in curve], [ms for _, ms in curve], linestyle=":", color="grey", label=f"floor of {shown}")
     ax.set_yscale("log")
     ax.set_xticks(sorted({r["mask"]["size"] for r in rows}))
     return finish(fig, ax, doc, "time against mask size", "mask size K (K x K)", "median time (ms, log scale)")
