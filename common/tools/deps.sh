@@ -100,6 +100,12 @@ case "${1:-}" in
         missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
         missing=${missing% }
         [ -z "$missing" ] && exit 0
+        # Debian's matplotlib present, but the python3 named for the report (a pyenv or virtualenv
+        # one) does not see it: installing again cannot help, so say which python3 does.
+        if [ "$missing" = python3-matplotlib ] && dpkg -s python3-matplotlib 2>/dev/null | grep -q '^Status: install ok installed'; then
+            echo "convlab: $REPORT_PYTHON does not see Debian's python3-matplotlib, which is installed for /usr/bin/python3: use that (REPORT_PYTHON=/usr/bin/python3, the default) or install matplotlib for $REPORT_PYTHON" >&2
+            exit 1
+        fi
         if ! headers_overridden && command -v apt-get >/dev/null && sudo_prefix >/dev/null; then
             # make runs in parallel, and two checks (build and bench, say) would both start
             # apt-get, which allows one at a time: the second waits here, then finds what the
