@@ -217,7 +217,7 @@ help:
 	@echo "  make demo              build every lab's solution and run each on the built-in image"
 	@echo "  make test              everything this machine can test; ends 'N passed, N failed, N skipped'"
 	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests"
-	@echo "  make report LAB=n      run ./labN's solution (SOLUTION=0: your build) and write report-labN/: report.html,"
+	@echo "  make report LAB=n      run your labN (SOLUTION=1: the solution) and write report-labN/: report.html,"
 	@echo "                         report.md, plots as PNG and SVG; FROM=report.json draws a saved --format json run"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
@@ -300,17 +300,16 @@ demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-
 # from Debian's python3-matplotlib, which installs for the system's /usr/bin/python3 only: a
 # pyenv or virtualenv python3 first on PATH does not see it, so the report runs under the system's
 # python3 unless REPORT_PYTHON names another that has matplotlib. Without FROM the lab's program
-# runs with ARGS and --format json (the solution's unless SOLUTION=0 is given).
+# runs with ARGS and --format json: your build, or the solution's with SOLUTION=1, as make labN.
 REPORT_PYTHON ?= $(or $(wildcard /usr/bin/python3),python3)
-REPORT_SOLUTION = $(if $(filter 0 no false,$(SOLUTION)),student,solution)
 FROM ?=
 OUT ?=
 report: | deps-report
 	$(CHECK_LAB)
 	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make report reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
-	$(if $(FROM),,@$(MAKE) --no-print-directory build/bin/lab$(LAB)-$(REPORT_SOLUTION))
+	$(if $(FROM),,@$(MAKE) --no-print-directory $(LAB_BINARY))
 	@$(REPORT_PYTHON) common/tools/report/make_report.py --lab $(LAB) $(if $(OUT),--out $(OUT)) \
-	  $(if $(FROM),--from $(FROM),--program build/bin/lab$(LAB)-$(REPORT_SOLUTION) -- $(ARGS))
+	  $(if $(FROM),--from $(FROM),--program $(LAB_BINARY) -- $(ARGS))
 
 bench: build/bin/bench_reference
 	build/bin/bench_reference $(ARGS)

@@ -80,7 +80,7 @@ def check_folder(folder, stems, variants):
 def lab0_report_from_a_run():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "lab0")
-        status, o, err = make_report("LAB=0", f"OUT={out}", "ARGS=--size 96x64 --cpu-reps 1 --threads 1,2 --mask box:3,box:5")
+        status, o, err = make_report("LAB=0", "SOLUTION=1", f"OUT={out}", "ARGS=--size 96x64 --cpu-reps 1 --threads 1,2 --mask box:3,box:5")
         assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
         check_folder(out, ["lab0-threads", "lab0-mask-size"],
                      {"lab0-threads": ["box:3", "box:5", "ideal"],
