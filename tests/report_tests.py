@@ -117,8 +117,12 @@ def saved_filter_report():
         source, out = os.path.join(tmp, "lab3.json"), os.path.join(tmp, "out")
         with open(source, "w") as f:
             json.dump(filter_report(), f)
+        os.makedirs(out)
+        open(os.path.join(out, "from-an-earlier-report.png"), "w").close()
         status, o, err = make_report("LAB=3", f"FROM={source}", f"OUT={out}")
         assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
+        assert sorted(os.listdir(tmp)) == ["lab3.json", "out"], f"left beside the report: {os.listdir(tmp)}"
+        # The earlier report at OUT is replaced whole: check_folder finds its file gone.
         check_folder(out, ["lab3-mask-size", "lab3-roofline"],
                      {"lab3-mask-size": ["openmp-reference", "naive", "tiled", "floor of naive, tiled"], "lab3-roofline": ["naive", "tiled"]})
         with open(os.path.join(out, "lab3-roofline.svg")) as f:

@@ -111,13 +111,17 @@ def main():
     try:
         drawn = build(work, doc, kinds)
         os.chmod(work, 0o755)  # mkdtemp makes it private; the report is for sharing
+        # An earlier report at OUT is moved aside first, so OUT holds one whole report at every moment.
+        old = work + ".old"
         if os.path.isdir(out):
-            shutil.rmtree(out)
+            os.rename(out, old)
         os.rename(work, out)
+        shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-    print(f"convlab report: wrote {os.path.relpath(out)}/: report.html, report.md"
+    shown = os.path.relpath(out) if not os.path.relpath(out).startswith("..") else out
+    print(f"convlab report: wrote {shown}/: report.html, report.md"
           + "".join(f", {stem}.png/.svg" for stem in drawn))
 
 
