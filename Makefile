@@ -33,20 +33,26 @@ export STB_INCLUDE JSON_INCLUDE CXXOPTS_INCLUDE GTEST_INCLUDE
 DEP_INCLUDES := $(addprefix -I,$(sort $(filter-out /usr/include,$(STB_INCLUDE) $(JSON_INCLUDE) $(CXXOPTS_INCLUDE))))
 
 # ---- GPU architecture -----------------------------------------------------------------------
-# The installed GPU's, unless CUDA_ARCH=sm_XY says otherwise; with no GPU, machine code for the
-# default list below plus PTX, which the driver compiles for any newer GPU at first run.
+# The installed GPU's, unless CUDA_ARCH=sm_XY says otherwise. With no GPU, PTX alone, for
+# compute_75 and compute_80 (the driver compiles it for the GPU it finds at the first run, so the
+# binaries still run on any GPU later; compute_80's keeps what needs sm_80, lab 8's expert
+# asynchronous copies): machine code for seven architectures tripled the CUDA files' compile time
+# on a machine that cannot run any of it. CUDA_ARCH=all builds that machine code, plus PTX.
 DEFAULT_ARCHS := 75 80 86 89 90 100 120
 comma := ,
 space := $(subst x,,x x)
 GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '.[:space:]')
 CUDA_ARCH ?= $(if $(GPU_CC),sm_$(GPU_CC))
-ifneq ($(CUDA_ARCH),)
+ifeq ($(CUDA_ARCH),all)
+  GENCODE := $(foreach a,$(DEFAULT_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) -gencode arch=compute_75,code=compute_75
+  ARCH_DESCRIPTION := sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)) + PTX (CUDA_ARCH=all)
+else ifneq ($(CUDA_ARCH),)
   ARCH_NUM := $(patsubst sm_%,%,$(CUDA_ARCH))
   GENCODE := -gencode arch=compute_$(ARCH_NUM),code=[sm_$(ARCH_NUM),compute_$(ARCH_NUM)]
   ARCH_DESCRIPTION := $(CUDA_ARCH)$(if $(GPU_CC), (detected from the installed GPU), (from CUDA_ARCH))
 else
-  GENCODE := $(foreach a,$(DEFAULT_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) -gencode arch=compute_75,code=compute_75
-  ARCH_DESCRIPTION := default list sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)) + PTX (no GPU detected)
+  GENCODE := -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=compute_80
+  ARCH_DESCRIPTION := PTX for compute_75 and compute_80 (no GPU detected; CUDA_ARCH=all for machine code of sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)))
 endif
 
 # ---- CUPTI ----------------------------------------------------------------------------------
@@ -232,7 +238,7 @@ help:
 	@echo "  make dist-student      dist/convlab-student.tar.gz: the release for students (no solutions, grading or tests)"
 	@echo "  make clean             remove build/, dist/ and the ./labN programs"
 	@echo
-	@echo "  CUDA_ARCH=sm_90  build for one architecture (default: $(ARCH_DESCRIPTION))"
+	@echo "  CUDA_ARCH=sm_90  build for one architecture, CUDA_ARCH=all for seven (default: $(ARCH_DESCRIPTION))"
 	@echo "  DEPS_INCLUDE=dir headers from a folder instead of the packages (also STB_INCLUDE, JSON_INCLUDE, CXXOPTS_INCLUDE)"
 
 all: $(ALL_LAB_BINARIES)
