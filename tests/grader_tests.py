@@ -911,6 +911,11 @@ def grade_folder(lab, batch, scratch, extra_args):
         status = grading.wait()
         stdout.seek(0)
         assert status == 0, (stdout.read() + "".join(log))[-3000:]
+    # Each submission's start says which of how many it is (and, after the first, the time so far).
+    starts = [re.match(r"grade: grading \S+ \((\d+) of (\d+)(, \d+ (s|min \d\d s) so far)?\)$", line) for line in log
+              if line.startswith("grade: grading ")]
+    assert starts and all(starts) and [int(m.group(1)) for m in starts] == list(range(1, len(starts) + 1)), "".join(log)[-2000:]
+    assert all(int(m.group(2)) == len(starts) and bool(m.group(3)) == (m.group(1) != "1") for m in starts), "".join(log)[-2000:]
     left = [pid for pid, uid in sandbox.processes()
             if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK and not sandbox.uid_block_held(uid)]
     assert not left, f"processes of graded submissions still run after the batch: {left}"

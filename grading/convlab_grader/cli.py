@@ -47,6 +47,12 @@ def is_batch(folder, lab_spec):
     return not (names & own) and "labs" not in names and not any(n.startswith("lab") and n[3:].isdigit() for n in names)
 
 
+def minutes_and_seconds(seconds):
+    """A batch's time so far as a person reads it: "48 s", "3 min 05 s"."""
+    whole = int(seconds)
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="grading/grade", description="Grade convlab submissions of one lab.")
     parser.add_argument("--lab", type=int, required=True, help="the lab number")
@@ -93,8 +99,10 @@ def main(argv=None):
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         prepared = list(pool.map(lambda numbered: session.prepare(numbered[0], *numbered[1]), enumerate(subs)))
     results = []
-    for sub in prepared:
-        log(f"grading {sub.name}")
+    batch_started = time.monotonic()
+    for number, sub in enumerate(prepared, 1):
+        so_far = f", {minutes_and_seconds(time.monotonic() - batch_started)} so far" if number > 1 else ""
+        log(f"grading {sub.name} ({number} of {len(prepared)}{so_far})")
         started = time.monotonic()
         results.append(session.grade(sub))
         phases = ", ".join(f"{phase} {seconds:.0f} s" for phase, seconds in results[-1]["seconds"].items() if phase != "build")
