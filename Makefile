@@ -212,7 +212,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench deps-report doctor report test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
+.PHONY: help all deps deps-build deps-test deps-bench deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
         debug sass sanitize profile
 
 help:
@@ -316,6 +316,14 @@ report: | deps-report
 	$(if $(FROM),,@$(MAKE) --no-print-directory $(LAB_BINARY))
 	@$(REPORT_PYTHON) common/tools/report/make_report.py --lab $(LAB) $(if $(OUT),--out $(OUT)) \
 	  $(if $(FROM),--from $(FROM),--program $(LAB_BINARY) -- $(ARGS))
+
+# make compare REPORTS="a.json b.json ..." [OUT=folder]: saved reports of one lab side by side
+# (several students, several GPUs), one table and one plot (common/tools/report/compare.py).
+REPORTS ?=
+compare: | deps-report
+	$(if $(REPORTS),,$(error name the reports: make compare REPORTS="a.json b.json"))
+	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make compare reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
+	@$(REPORT_PYTHON) common/tools/report/compare.py $(if $(OUT),--out $(OUT)) $(REPORTS)
 
 bench: build/bin/bench_reference
 	build/bin/bench_reference $(ARGS)

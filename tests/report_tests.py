@@ -50,10 +50,10 @@ def svg_texts(svg):
     return set(t.strip() for t in re.findall(r"<!-- (.*?) -->", svg))
 
 
-def check_folder(folder, stems, variants):
+def check_folder(folder, stems, variants, page_name="report"):
     """The folder holds the two pages and each plot as a valid PNG and a parsing SVG whose legend names
-    every variant; report.html carries each SVG inline and refers to no file or address outside it."""
-    expected = {"report.html", "report.md"} | {s + ext for s in stems for ext in (".png", ".svg")}
+    every variant; the HTML page carries each SVG inline and refers to no file or address outside it."""
+    expected = {f"{page_name}.html", f"{page_name}.md"} | {s + ext for s in stems for ext in (".png", ".svg")}
     assert set(os.listdir(folder)) == expected, f"{sorted(os.listdir(folder))}, expected {sorted(expected)}"
     for stem in stems:
         width, height = png_size(os.path.join(folder, stem + ".png"))
@@ -63,18 +63,18 @@ def check_folder(folder, stems, variants):
         ET.fromstring(svg.encode())
         missing = [v for v in variants.get(stem, []) if v not in svg_texts(svg)]
         assert not missing, f"{stem}.svg's legend lacks {missing}"
-    with open(os.path.join(folder, "report.html")) as f:
+    with open(os.path.join(folder, f"{page_name}.html")) as f:
         page = f.read()
-    assert page.count("<svg") == len(stems), f"report.html holds {page.count('<svg')} inline SVGs, expected {len(stems)}"
+    assert page.count("<svg") == len(stems), f"{page_name}.html holds {page.count('<svg')} inline SVGs, expected {len(stems)}"
     assert "<!DOCTYPE svg" not in page and "<?xml" not in page, "an SVG's prologue (and its DTD's address) is in the page"
     outside = [ref for ref in re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", page) if not ref.startswith("#")]
     outside += re.findall(r"url\(\s*['\"]?(?!#)[^)]*\)|@import", page)
-    assert not outside, f"report.html refers to {outside[:5]}"
+    assert not outside, f"{page_name}.html refers to {outside[:5]}"
     ET.fromstring(re.sub(r"<!DOCTYPE html>", "", page).replace("<meta charset=\"utf-8\">", "<meta charset=\"utf-8\"/>").encode())
-    with open(os.path.join(folder, "report.md")) as f:
+    with open(os.path.join(folder, f"{page_name}.md")) as f:
         md = f.read()
     for stem in stems:
-        assert f"]({stem}.png)" in md, f"report.md does not show {stem}.png"
+        assert f"]({stem}.png)" in md, f"{page_name}.md does not show {stem}.png"
 
 
 def lab0_report_from_a_run():
@@ -193,9 +193,75 @@ def declared_plots_are_drawn():
             assert "mask-size" in declared and "roofline" in declared, f"lab {lab} declares {declared}"
 
 
+def make_compare(*assignments):
+    return run(["make", "--no-print-directory", "compare", *assignments], timeout=600)
+
+
+def saved(tmp, name, doc):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def on_gpu(name, scale, masks=("box:3", "box:15")):
+    """filter_report's run as another GPU would give it: its name, its times `scale` times as long."""
+    doc = filter_report()
+    doc["device"]["name"] = name
+    doc["masks"] = list(masks)
+    doc["results"] = [dict(r, time=dict(r["time"], median_ms=r["time"]["median_ms"] * scale)) for r in doc["results"]
+                      if r["mask"]["spec"] in masks]
+    return doc
+
+
+def compare_side_by_side():
+    """make compare: three saved runs of lab 3 (two on one GPU, named by their files, one on another)
+    give one table, a column a run with its median times, and one plot whose legend names every
+    variant of every run; one mask each gives grouped bars, a bar a run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [saved(tmp, "alice.json", on_gpu("Test GPU 9000", 1)), saved(tmp, "bob.json", on_gpu("Test GPU 9000", 2)),
+                 saved(tmp, "t4.json", on_gpu("Tesla T4", 10))]
+        out = os.path.join(tmp, "out")
+        status, o, err = make_compare(f"REPORTS={' '.join(paths)}", f"OUT={out}")
+        assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
+        runs = ["Test GPU 9000 (alice.json)", "Test GPU 9000 (bob.json)", "Tesla T4"]
+        check_folder(out, ["lab3-compare"], {"lab3-compare": [f"{v}, {r}" for v in ("naive", "tiled") for r in runs]}, "compare")
+        with open(os.path.join(out, "compare.md")) as f:
+            table = [line for line in f.read().split("## Median times")[1].split("##")[0].splitlines() if line.startswith("| ")]
+        assert table[0] == "| variant | mask | " + " | ".join(f"{r}: median ms" for r in runs) + " |", table[0]
+        assert "| naive | box:15 | 0.6 | 1.2 | 6 |" in table, table
+        single = [saved(tmp, f"one-{n}.json", on_gpu(name, scale, ("box:3",))) for n, (name, scale) in enumerate([("A100", 1), ("H100", 0.5)])]
+        status, o, err = make_compare(f"REPORTS={' '.join(single)}", f"OUT={out}")
+        assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
+        check_folder(out, ["lab3-compare"], {"lab3-compare": ["A100", "H100", "naive", "tiled"]}, "compare")
+
+
+def compare_refuses_what_does_not_compare():
+    """Reports of two labs, of other masks or another image size, or one report alone: one line that
+    says which, and nothing written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = saved(tmp, "base.json", on_gpu("Test GPU 9000", 1))
+        other_lab = saved(tmp, "lab1.json", dict(filter_report(lab=1)))
+        other_masks = saved(tmp, "masks.json", on_gpu("Tesla T4", 2, ("box:3",)))
+        bigger = on_gpu("Tesla T4", 2)
+        bigger["input"] = dict(bigger["input"], width=1280)
+        bigger = saved(tmp, "bigger.json", bigger)
+        out = os.path.join(tmp, "out")
+        for reports, says in [([base, other_lab], "is a report of lab 1 and"), ([base, other_masks], "ran the masks box:3 and"),
+                              ([base, bigger], "ran a 1280x480, 1-channel input and"), ([base], "name two reports or more"),
+                              ([base, os.path.join(tmp, "missing.json")], "cannot read")]:
+            status, o, err = make_compare(f"REPORTS={' '.join(reports)}", f"OUT={out}")
+            said = [line for line in err.splitlines() if line.startswith("convlab compare:")]
+            assert status != 0 and len(said) == 1 and says in said[0], f"exit {status}: {err}"
+            assert not os.path.exists(out) and sorted(os.listdir(tmp)) == sorted(os.path.basename(p) for p in
+                                                                                  [base, other_lab, other_masks, bigger]), os.listdir(tmp)
+
+
 def register(results):
     results.run("report: every plot a manifest declares is a kind make report draws", declared_plots_are_drawn)
     results.run("report: lab 0's run makes the folder (pages, PNG and SVG plots, nothing outside)", lab0_report_from_a_run)
     results.run("report: a saved filter-lab report makes time-vs-mask and roofline plots", saved_filter_report)
     results.run("report: a missing file, a schema 1 report, another lab's report: one line, nothing written", bad_inputs_refused)
+    results.run("compare: runs of one lab side by side, a column and a series a run (lines over masks, bars for one)", compare_side_by_side)
+    results.run("compare: two labs, other masks, another size, one report: one line, nothing written", compare_refuses_what_does_not_compare)
     results.run("report: without matplotlib, one line naming python3-matplotlib", missing_matplotlib_is_one_line)

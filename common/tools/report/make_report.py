@@ -69,21 +69,52 @@ def svg_and_png(fig):
     return svg.getvalue(), png.getvalue()
 
 
+def save_figure(folder, stem, fig):
+    """The figure as stem.svg and stem.png in folder, then closed; returns the SVG's text."""
+    svg, png = svg_and_png(fig)
+    figures.plt.close(fig)
+    with open(os.path.join(folder, stem + ".svg"), "w") as f:
+        f.write(svg)
+    with open(os.path.join(folder, stem + ".png"), "wb") as f:
+        f.write(png)
+    return svg
+
+
 def build(folder, doc, kinds):
     drawn = []
     for kind, fig in figures.draw(doc, kinds):
         stem = f"lab{doc['lab']}-{kind}"
-        svg, png = svg_and_png(fig)
-        figures.plt.close(fig)
-        with open(os.path.join(folder, stem + ".svg"), "w") as f:
-            f.write(svg)
-        with open(os.path.join(folder, stem + ".png"), "wb") as f:
-            f.write(png)
-        drawn.append((stem, svg))
+        drawn.append((stem, save_figure(folder, stem, fig)))
     asked = questions.from_handout(KIT, doc["lab"])
     pages.write_html(os.path.join(folder, "report.html"), doc, drawn, asked)
     pages.write_markdown(os.path.join(folder, "report.md"), doc, [stem + ".png" for stem, _ in drawn], asked)
     return [stem for stem, _ in drawn]
+
+
+def write_folder(out, fill):
+    """Makes the folder `out` whole or not at all: fill(work) writes it beside its place (same file
+    system, so the rename is atomic), and an earlier folder at `out` is moved aside first, so `out`
+    holds one whole folder at every moment. Returns what fill returned."""
+    parent = os.path.dirname(out)
+    os.makedirs(parent, exist_ok=True)
+    work = tempfile.mkdtemp(prefix=".report-", dir=parent)
+    try:
+        made = fill(work)
+        os.chmod(work, 0o755)  # mkdtemp makes it private; the folder is for sharing
+        old = work + ".old"
+        if os.path.isdir(out):
+            os.rename(out, old)
+        os.rename(work, out)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return made
+
+
+def shown_path(out):
+    """The folder as the closing line names it: relative where it lies under this folder."""
+    return os.path.relpath(out) if not os.path.relpath(out).startswith("..") else out
 
 
 def main():
@@ -105,23 +136,8 @@ def main():
         fail(f"labs/lab{args.lab}/manifest: plots = {' '.join(unknown)} is no kind of figure; known: {', '.join(figures.KINDS)}")
     doc = load(args)
     out = os.path.abspath(args.out or f"report-lab{args.lab}")
-    parent = os.path.dirname(out)
-    os.makedirs(parent, exist_ok=True)
-    work = tempfile.mkdtemp(prefix=".report-", dir=parent)  # same file system: the rename is atomic
-    try:
-        drawn = build(work, doc, kinds)
-        os.chmod(work, 0o755)  # mkdtemp makes it private; the report is for sharing
-        # An earlier report at OUT is moved aside first, so OUT holds one whole report at every moment.
-        old = work + ".old"
-        if os.path.isdir(out):
-            os.rename(out, old)
-        os.rename(work, out)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    shown = os.path.relpath(out) if not os.path.relpath(out).startswith("..") else out
-    print(f"convlab report: wrote {shown}/: report.html, report.md"
+    drawn = write_folder(out, lambda work: build(work, doc, kinds))
+    print(f"convlab report: wrote {shown_path(out)}/: report.html, report.md"
           + "".join(f", {stem}.png/.svg" for stem in drawn))
 
 
