@@ -29,4 +29,9 @@ class OutputFolder {
     std::string path_;
 };
 
+// A picture's file name from its name (a variant's, with "-k15" or "-diff"): every character other
+// than letters, digits, '.', '_' and '-' becomes '-', runs of '-' one, none at either end, so a
+// shell takes the name without quoting ("naive (lab 1)-k15" -> "naive-lab-1-k15.png").
+std::string shell_safe_file_name(const std::string& name);
+
 }  // namespace convlab

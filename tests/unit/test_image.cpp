@@ -11,6 +11,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/image.hpp"
 #include "common/core/synthetic.hpp"
+#include "common/report/output_folder.hpp"
 
 using namespace convlab;
 
@@ -162,4 +163,13 @@ TEST(TileImage, RepeatsPeriodically) {
 TEST(ToU8, RoundsClampsAndZeroesNan) {
     const std::vector<uint8_t> bytes = to_u8({-3.0f, 0.49f, 0.5f, 254.6f, 300.0f, NAN});
     EXPECT_EQ(bytes, (std::vector<uint8_t>{0, 0, 1, 255, 255, 0}));
+}
+
+TEST(OutputFolder, PictureNamesNeedNoQuotingInAShell) {
+    EXPECT_EQ(shell_safe_file_name("naive (lab 1)-k15"), "naive-lab-1-k15.png");
+    EXPECT_EQ(shell_safe_file_name("tiled-k31-diff"), "tiled-k31-diff.png");
+    EXPECT_EQ(shell_safe_file_name("memory/A write-swapped"), "memory-A-write-swapped.png");
+    EXPECT_EQ(shell_safe_file_name("  two--pass  "), "two-pass.png");
+    EXPECT_EQ(shell_safe_file_name("$(rm -rf ~)"), "rm-rf.png");
+    EXPECT_EQ(shell_safe_file_name("()"), "picture.png");
 }
