@@ -294,12 +294,15 @@ dist-student:
 
 # A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
 # the image labs; an array lab (lab 5: "input = arrays" in its manifest) runs with its defaults.
+# With ARGS=--demo each lab saves its pictures in demo-output/labN/, and their contact sheet is drawn
+# there (contact-sheet.png; without matplotlib one line says so and the demo goes on).
 demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-solutions)
 	@for n in $(LABS); do \
 	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
 	  args="$(ARGS)"; [ "$$(common/tools/manifest.sh value $$n input)" = arrays ] && args=""; \
 	  build/bin/lab$$n-solution $$args; status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
+	  if [ -f demo-output/lab$$n/report.json ]; then $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; fi; \
 	done
 
 # make report LAB=n [FROM=report.json] [OUT=folder] [ARGS='--mask box:3,box:15']: the plots come

@@ -15,7 +15,7 @@ import zlib
 
 import lab_suites
 from testkit import ROOT, is_convolution_lab, lab, lab_json, make, run
-from convlab_grader import performance  # noqa: E402  (testkit puts grading/ on the path)
+from convlab_grader import performance, reports  # noqa: E402  (testkit puts grading/ on the path)
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 def skeleton_without_gpu_fails_or_skips_cleanly(n):
@@ -382,10 +382,14 @@ def pictures_are_written():
         status, _, err = lab("lab0-solution", "--size", "33x21", "--check-only", "--threads", "2", "--out", tmp + "/")
         assert status == 0 and f"pictures saved in {tmp}/\n" in err, err
         names = sorted(os.listdir(tmp))
-        assert names == ["input.png", "openmp-diff.png", "openmp.png", "reference.png", "sequential-diff.png",
+        assert names == ["input.png", "openmp-diff.png", "openmp.png", "reference.png", "report.json", "sequential-diff.png",
                          "sequential.png"], names
         with open(os.path.join(tmp, "openmp.png"), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+        # The run's report beside its pictures, as --format json gives it (make report and the contact sheet read it).
+        with open(os.path.join(tmp, "report.json")) as f:
+            doc = reports.load(f.read(), "report.json")
+        assert doc["lab"] == 0 and sorted(r["variant"] for r in doc["results"]) == ["openmp", "openmp-reference", "sequential"], doc
 
 
 def image_file_input_and_tiling():

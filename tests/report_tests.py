@@ -257,11 +257,32 @@ def compare_refuses_what_does_not_compare():
                                                                                   [base, other_lab, other_masks, bigger]), os.listdir(tmp)
 
 
+def contact_sheet_of_a_run():
+    """A run's --out folder (lab 0, two masks) drawn on one PNG: the picture decodes and is a grid's
+    size (two rows of six: input, reference, two results and their differences); a folder without
+    the run's report.json is one line, exit 1, and nothing written."""
+    sheet = os.path.join(ROOT, "common", "tools", "report", "contact_sheet.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        status, _, err = run([os.path.join(ROOT, "build", "bin", "lab0-solution"), "--size", "64x48", "--mask", "box:3,box:5",
+                              "--threads", "2", "--check-only", "--out", tmp])
+        assert status == 0, err
+        status, out, err = run([REPORT_PYTHON, sheet, tmp])
+        assert status == 0 and "contact-sheet.png" in out, f"exit {status}: {err}"
+        width, height = png_size(os.path.join(tmp, "contact-sheet.png"))
+        assert width > 1.5 * height and 800 <= width <= 3000, f"contact-sheet.png is {width}x{height}"
+        os.remove(os.path.join(tmp, "report.json"))
+        os.remove(os.path.join(tmp, "contact-sheet.png"))
+        status, out, err = run([REPORT_PYTHON, sheet, tmp])
+        assert status == 1 and len(err.strip().splitlines()) == 1 and "report.json" in err, f"exit {status}: {err}"
+        assert "contact-sheet.png" not in os.listdir(tmp), os.listdir(tmp)
+
+
 def register(results):
     results.run("report: every plot a manifest declares is a kind make report draws", declared_plots_are_drawn)
     results.run("report: lab 0's run makes the folder (pages, PNG and SVG plots, nothing outside)", lab0_report_from_a_run)
     results.run("report: a saved filter-lab report makes time-vs-mask and roofline plots", saved_filter_report)
     results.run("report: a missing file, a schema 1 report, another lab's report: one line, nothing written", bad_inputs_refused)
+    results.run("contact sheet: a run's pictures on one PNG, a row a mask; without the run's report one line", contact_sheet_of_a_run)
     results.run("compare: runs of one lab side by side, a column and a series a run (lines over masks, bars for one)", compare_side_by_side)
     results.run("compare: two labs, other masks, another size, one report: one line, nothing written", compare_refuses_what_does_not_compare)
     results.run("report: without matplotlib, one line naming python3-matplotlib", missing_matplotlib_is_one_line)

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "common/core/errors.hpp"
+#include "common/grading/raw_result.hpp"
 
 namespace convlab {
 
@@ -57,6 +58,10 @@ void OutputFolder::save_difference(const std::string& name, const std::vector<fl
         bytes[n] = std::isfinite(d) ? uint8_t(std::fmin(255.0, std::round(d * 32))) : 255;
     }
     save_png(path_ + "/" + shell_safe_file_name(name), bytes.data(), shape.width, shape.height, shape.channels);
+}
+
+void OutputFolder::save_text(const std::string& file, const std::string& text) const {
+    write_raw_bytes(path_ + "/" + file, text.data(), text.size());
 }
 
 }  // namespace convlab

@@ -24,6 +24,8 @@ class OutputFolder {
     // |got - ref| x 32, clamped; never-written (NaN) and infinite values white.
     void save_difference(const std::string& name, const std::vector<float>& got, const std::vector<float>& ref,
                          const Image& shape) const;
+    // A text file (the run's report.json), written whole or not at all.
+    void save_text(const std::string& file, const std::string& text) const;
 
   private:
     std::string path_;

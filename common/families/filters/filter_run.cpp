@@ -493,6 +493,8 @@ class LabRun : public FamilyRun {
                                         "%): another program on the machine? compare medians with care");
     }
 
+    const OutputFolder* output_folder() const override { return &out_; }
+
     void save_outputs() override {
         if (!out_.enabled()) return;
         out_.save_image("input", image_);

@@ -646,6 +646,8 @@ class CannyRun : public FamilyRun {
             pictures_.emplace_back(p.name, edges);
     }
 
+    const OutputFolder* output_folder() const override { return &out_; }
+
     void save_outputs() override {
         if (!out_.enabled() || !has_reference_) return;  // a graded run's pictures would have no reference to show
         const int w = image_.width, h = image_.height;

@@ -378,6 +378,8 @@ class StripRun : public FamilyRun {
     }
 
     // --out: each timed row's median run as a picture, a lane a stream of each GPU.
+    const OutputFolder* output_folder() const override { return &out_; }
+
     void save_outputs() override {
         if (!out_.enabled()) return;
         for (const auto& [name, spans] : timelines_) {
