@@ -392,6 +392,17 @@ def pictures_are_written():
         assert doc["lab"] == 0 and sorted(r["variant"] for r in doc["results"]) == ["openmp", "openmp-reference", "sequential"], doc
 
 
+def demo_takes_the_scene():
+    """--demo runs on the lecture scene (--image scene) unless --image names another input, and saves
+    its pictures with the run's report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = lab_json("lab0-solution", "--demo", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
+        assert doc["input"]["source"] == "scene (seed 1)" and doc["input"]["width"] == 48, doc["input"]
+        assert "report.json" in os.listdir(tmp) and "input.png" in os.listdir(tmp), os.listdir(tmp)
+        doc = lab_json("lab0-solution", "--demo", "--image", "synthetic", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
+        assert doc["input"]["source"] == "synthetic (seed 1)", doc["input"]
+
+
 def image_file_input_and_tiling():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "in.png")
@@ -518,6 +529,7 @@ def register(results, labs):
     results.run("--fresh-input-each-rep: a new input every timed run, the last one's result kept", fresh_input_each_rep)
     results.run("--out writes input, reference, results and differences", pictures_are_written)
     results.run("image files and --tile-to", image_file_input_and_tiling)
+    results.run("--demo runs on the lecture scene unless --image names another", demo_takes_the_scene)
     results.run("make bench: Google Benchmark of the CPU references", bench_runs)
     results.run("make doctor", doctor_runs)
     results.run("switching SOLUTION=1 and back always rebuilds ./labN", switching_flavour_rebuilds)

@@ -61,7 +61,9 @@ def draw(folder, doc):
     if not rows:
         fail(f"{folder} holds no pictures (run the lab with --out {folder} or --demo)")
     columns = max(len(pictures) for _, pictures in rows)
-    fig, axes = figures.plt.subplots(len(rows), columns, figsize=(2.6 * columns, 3.1 * len(rows)), squeeze=False)
+    first = figures.plt.imread(os.path.join(folder, rows[0][1][0][1]))
+    aspect = first.shape[0] / first.shape[1]  # each cell the pictures' shape, and room for its title
+    fig, axes = figures.plt.subplots(len(rows), columns, figsize=(2.6 * columns, (2.6 * aspect + 0.5) * len(rows) + 0.5), squeeze=False)
     for r, (row_title, pictures) in enumerate(rows):
         for c in range(columns):
             ax = axes[r][c]
