@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from . import report, sandbox, spec as specs
+from . import leaderboard, report, sandbox, spec as specs
 from .grader import Session
 
 
@@ -63,6 +63,10 @@ def main(argv=None):
     parser.add_argument("--gradescope", help="write Gradescope's results.json here (one submission)")
     parser.add_argument("--gradebook", help="write a gradebook CSV here")
     parser.add_argument("--reports", help="write one readable report per student into this folder")
+    parser.add_argument("--leaderboard", metavar="FOLDER", help="write the class leaderboard (leaderboard.html and .csv) into this "
+                        "folder: each timed case's times, fastest first, of the submissions with full correctness, under aliases "
+                        "(each student's report says theirs)")
+    parser.add_argument("--leaderboard-names", action="store_true", help="with --leaderboard: students by name, not by alias")
     parser.add_argument("--seed", type=int, help="the hidden cases' seed (default: a fresh secret; give one to reproduce a session)")
     parser.add_argument("--uid-base", type=int, default=sandbox.UID_BASE,
                         help="grading as root, submission i runs as user and group number B + i, where B is the first of "
@@ -110,6 +114,13 @@ def main(argv=None):
             f"(graded in {time.monotonic() - started:.0f} s after its build{': ' + phases if phases else ''})")
     for r in results:
         r["session_notes"] = session.notes
+    if args.leaderboard:
+        names = {r["student"]: r["student"] for r in results} if args.leaderboard_names else leaderboard.aliases(
+            [r["student"] for r in results], secret)
+        if not args.leaderboard_names:
+            for r in results:
+                r["leaderboard_alias"] = names[r["student"]]
+        leaderboard.write(args.leaderboard, args.lab, results, names, leaderboard.machine())
     if args.reports:
         os.makedirs(args.reports, exist_ok=True)
         for r in results:
