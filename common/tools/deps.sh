@@ -15,7 +15,12 @@ GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
 # The python3 that draws make report's plots: Debian's matplotlib is the system python3's.
 REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
 
-ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib"
+# slurm-wlm and munge: make test starts a private Slurm cluster (tests/slurm_cluster.py). Their
+# install scripts ask invoke-rc.d to start the system's munged, slurmctld and slurmd: without
+# systemd or a runlevel (a container, a CI machine) it starts nothing and succeeds; under sysvinit
+# the Slurm daemons' scripts do nothing without /etc/slurm/slurm.conf, and munged starts on the
+# system's key, which the tests never use. Either way apt-get succeeds and nothing is stopped.
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib slurm-wlm munge"
 
 # has_library NAME: a static or shared library the linker will find.
 has_library() {
@@ -27,6 +32,13 @@ has_library() {
 }
 
 has_matplotlib() { "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; }
+
+# has_program NAME: on PATH, or in the sbin folders a user's PATH often lacks (the daemons).
+has_program() {
+    command -v "$1" >/dev/null && return 0
+    for dir in /usr/sbin /sbin /usr/local/sbin; do [ -x "$dir/$1" ] && return 0; done
+    return 1
+}
 
 # missing_for PURPOSE: prints the Debian package of each missing piece, one a line.
 missing_for() {
@@ -45,7 +57,13 @@ missing_for() {
             command -v python3 >/dev/null || echo python3
             [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev
-            has_matplotlib || echo python3-matplotlib ;;  # the report tests draw plots
+            has_matplotlib || echo python3-matplotlib  # the report tests draw plots
+            # A private single-node Slurm cluster for the grader's --slurm test (slurm-wlm brings
+            # slurmctld, slurmd and slurm-client, which holds sbatch, squeue, scancel and sinfo).
+            for program in slurmctld slurmd sbatch squeue scancel sinfo; do
+                has_program "$program" || echo slurm-wlm
+            done
+            has_program munged || echo munge ;;
         bench)
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
     esac
