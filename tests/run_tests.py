@@ -14,11 +14,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
+import grader_gpus_tests  # noqa: E402
 import grader_spread  # noqa: E402
 import grader_tests  # noqa: E402
 import layout_tests  # noqa: E402
 import manifest_tests  # noqa: E402
 import report_tests  # noqa: E402
+import slurm_grading_tests  # noqa: E402
 import slurm_tests  # noqa: E402
 from testkit import ROOT, Results, gpu_available, labs, main_exit, make, run  # noqa: E402
 
@@ -112,7 +114,9 @@ def main():
     manifest_tests.register(results)
     report_tests.register(results)
     grader_tests.register(results)
+    grader_gpus_tests.register(results)
     slurm_tests.register(results)
+    slurm_grading_tests.register(results)
     try:
         has_gpu = gpu_available()
     except AssertionError as why:

@@ -15,12 +15,13 @@ GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
 # The python3 that draws make report's plots: Debian's matplotlib is the system python3's.
 REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
 
-# slurm-wlm and munge: make test starts a private Slurm cluster (tests/slurm_cluster.py). Their
-# install scripts ask invoke-rc.d to start the system's munged, slurmctld and slurmd: without
+# What a student's machine needs (make deps). make test needs slurm-wlm and munge too (it starts a
+# private Slurm cluster, tests/slurm_cluster.py), which `check test` installs when they are missing.
+# Their install scripts ask invoke-rc.d to start the system's munged, slurmctld and slurmd: without
 # systemd or a runlevel (a container, a CI machine) it starts nothing and succeeds; under sysvinit
 # the Slurm daemons' scripts do nothing without /etc/slurm/slurm.conf, and munged starts on the
 # system's key, which the tests never use. Either way apt-get succeeds and nothing is stopped.
-ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib slurm-wlm munge"
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib"
 
 # has_library NAME: a static or shared library the linker will find.
 has_library() {
@@ -61,7 +62,7 @@ missing_for() {
             # A private single-node Slurm cluster for the grader's --slurm test (slurm-wlm brings
             # slurmctld, slurmd and slurm-client, which holds sbatch, squeue, scancel and sinfo).
             for program in slurmctld slurmd sbatch squeue scancel sinfo; do
-                has_program "$program" || echo slurm-wlm
+                has_program "$program" || { echo slurm-wlm; break; }
             done
             has_program munged || echo munge ;;
         bench)

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from . import build, cases, hidden_cases, performance, reports, sandbox, sanitizer_runs, scoring, submission
+from . import build, cases, gpu_pool, hidden_cases, performance, reports, sandbox, sanitizer_runs, scoring, spec as specs, submission
 from .spec import KIT
 
 RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
@@ -29,13 +29,15 @@ class Submission:
 
     @property
     def safe_name(self):
-        return _safe(self.name)
+        return safe_name(self.name)
 
 
 class Session:
     """What every submission of one grading run shares."""
 
-    def __init__(self, spec, work, secret, isolation, timed=True, sanitized=True, log=print):
+    def __init__(self, spec, work, secret, isolation, timed=True, sanitized=True, log=print, gpus=None):
+        """gpus: the (index, name) of each GPU to spread the runs over (grade --gpus); None: the
+        machine's default GPU, as a plain session."""
         self.spec = spec
         self.lab = spec["lab"]
         self.work = work
@@ -51,6 +53,10 @@ class Session:
             raise RuntimeError(f"the reference solution of lab {self.lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
         self.case_count = len(cases.hidden_cases(spec, secret))
         self.notes = list(isolation.notes)
+        self.gpus = gpu_pool.GpuPool(gpus or [(None, "the machine's default GPU")],
+                                     specs.runs_at_once(spec, sanitizer_runs.SANITIZER_AT_ONCE))
+        if self.gpus.mixed_note():
+            self.notes.append(self.gpus.mixed_note())
         if self.do_sanitizer and not shutil.which("compute-sanitizer"):
             self.notes.append("compute-sanitizer is not installed: the safety points are not graded")
             self.do_sanitizer = False
@@ -64,7 +70,7 @@ class Session:
         gets an identity of its own, its cases a secret of their own."""
         result = {"student": name, "lab": self.lab, "source": path, "build": {"ok": False, "log": ""}, "missing": [],
                   "ignored": [], "cases": [], "variants": {}, "performance": None, "sanitizer": {}, "notes": [], "seconds": {}}
-        folder = os.path.join(self.work, "submissions", _safe(name))
+        folder = os.path.join(self.work, "submissions", safe_name(name))
         own_secret = cases.student_secret(self.secret, name)
         sub = Submission(name=name, folder=folder, identity=self.isolation.identity(index, folder),
                          cases=cases.hidden_cases(self.spec, own_secret), timed=cases.timed_cases(self.spec, own_secret),
@@ -99,6 +105,8 @@ class Session:
                     run(self, sub)
                     result["seconds"][phase] = round(time.time() - started, 1)
         scoring.score(self.spec, result, self.case_count)
+        if self.gpus.mixed_note():
+            result["machine_note"] = self.gpus.mixed_note()
         self.isolation.take_back(sub.folder)
         return result
 
@@ -134,7 +142,7 @@ class Session:
         values of exactly the buffers it reads, into a folder a stage under `folder` (the grader's
         own: each graded run is given a copy of its stage's folder alone)."""
         done = subprocess.run([self.reference, "--check-only", *args, "--write-stage-inputs", folder], capture_output=True, text=True,
-                              timeout=600)
+                              timeout=600, env=gpu_pool.child_environment())
         if done.returncode != 0:
             raise RuntimeError(f"the reference could not write the stage inputs of {' '.join(args)}: {done.stderr.strip()[-500:]}")
 
@@ -143,7 +151,7 @@ class Session:
         each verdict by the result it checked (common/grading/raw_check.hpp), the name the spec's "raw"
         gives; which file holds which result is the harness's business alone."""
         done = subprocess.run([self.reference, "--check-only", *args, "--compare", out, "--format", "json"],
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=600, env=gpu_pool.child_environment())
         doc = reports.parse(done.stdout)
         if not doc:
             return {}
@@ -158,5 +166,6 @@ class Session:
         return verdicts
 
 
-def _safe(name):
+def safe_name(name):
+    """A name as a file name: letters, digits and -_. kept, anything else an underscore."""
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "submission"
