@@ -25,7 +25,7 @@ def gpus_of(text):
     list "0,2"; within the GPUs CUDA_VISIBLE_DEVICES already allows, if it is set (the grader's
     own reading of --gpus, gpu_pool.choose)."""
     try:
-        return [gpu for gpu, _ in gpu_pool.choose(text, gpu_pool.host_gpus())]
+        return [gpu.visible() for gpu in gpu_pool.choose(text, gpu_pool.host_gpus())]
     except gpu_pool.GpuError as why:
         raise ValueError(str(why))
 

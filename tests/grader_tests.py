@@ -294,7 +294,7 @@ def lab9_runs_have_the_gpu_to_themselves():
         return sandbox.Outcome(0, "", "", 0.05, False)  # a clean run: nothing is cut short
 
     class Session:
-        gpus = gpu_pool.GpuPool([(None, "the machine's default GPU")], 8)
+        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
 
         def scratch(self, sub, name):
             return tempfile.mkdtemp()
@@ -337,7 +337,7 @@ def a_tool_found_dirty_makes_no_more_runs():
 
     class Session:
         isolation = None
-        gpus = gpu_pool.GpuPool([(None, "the machine's default GPU")], 8)
+        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
 
         def scratch(self, sub, name):
             return tempfile.mkdtemp()
@@ -694,7 +694,7 @@ class FakeSession:
         self.spec, self.isolation, self.reference, self.peer, self.notes = spec, iso, reference, True, []
         self.work = tmp
         self.experts = experts or {}  # performance.expert_tier: the reference's NAME-expert variants
-        self.gpus = gpu_pool.GpuPool([("0", "Stand-in GPU"), ("1", "Stand-in GPU")], 8)  # as grade --gpus 0,1
+        self.gpus = gpu_pool.GpuPool([gpu_pool.Gpu("0", "Stand-in GPU"), gpu_pool.Gpu("1", "Stand-in GPU")])  # grade --gpus 0,1
 
 
 def peer_timing_plumbing():

@@ -74,6 +74,12 @@ def graded_through(cluster, tmp):
     assert not [f for f in os.listdir(os.path.join(state, "results")) if f.endswith(".partial")], "a half-written result"
     others = {n: os.stat(slurm.result_path(state, n)).st_mtime_ns for n in names[2:]}
     assert not os.path.exists(os.path.join(outputs, "book.csv")), "a gradebook was written before every task ended"
+    # An instructor resumes later, once Slurm has forgotten the job (MinJobAge): squeue then
+    # refuses its id ("Invalid job id"), which must read as "done", not as an error.
+    def forgotten():
+        asked = subprocess.run(["squeue", "-h", "-j", job], env=cluster.env, capture_output=True, text=True, timeout=30)
+        return asked.returncode != 0 and "invalid job id" in asked.stderr.lower()
+    assert until(forgotten, 120, 2), "Slurm never forgot the job"
     resumed = grade(cluster, "--resume", state)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert "1 task(s) to run again: 0" in resumed.stderr, resumed.stderr

@@ -11,7 +11,7 @@ import threading
 import time
 
 from . import gpu_pool, leaderboard, report, sandbox, slurm, spec as specs
-from .grader import Session
+from .grader import Session, build_reference_solution, safe_name
 
 
 def submissions_from(paths, roster, lab_spec):
@@ -58,8 +58,13 @@ def grade_all(session, prepared, log):
     """Every prepared submission's grade, in their order. With several GPUs, as many submissions
     as GPUs are graded at once (their runs take GPUs from the session's pool), unless the runs
     cannot be kept apart (no namespaces): then one at a time, as a run could reach another's folder."""
-    side_by_side = session.gpus.count if session.isolation.prefix is not None else 1
-    if side_by_side < session.gpus.count:
+    side_by_side = session.gpus.count
+    if session.spec.get("cpu_only") and side_by_side > 1:  # its timed runs need the CPU to themselves
+        side_by_side = 1
+        log("note: a CPU lab's submissions are graded one at a time (their timed runs need the CPU to themselves); each "
+            "one's hidden cases still spread")
+    elif session.isolation.prefix is None and side_by_side > 1:
+        side_by_side = 1
         log("note: submissions are graded one at a time (their runs cannot be kept apart here); each one's runs still "
             "spread over the GPUs")
     batch_started = time.monotonic()
@@ -126,6 +131,14 @@ def slurm_batch(args, lab_spec, subs, secret, log):
         given["gres"] = "gpu:1"
     outputs = {k: os.path.abspath(getattr(args, k)) if isinstance(getattr(args, k), str) else getattr(args, k) for k in OUTPUTS}
     options = {"performance": not args.no_performance, "sanitizer": not args.no_sanitizer, "uid_base": args.uid_base}
+    for command in ("sbatch", "squeue"):
+        if not shutil.which(command):
+            raise slurm.SlurmError(f"{command} not found: --slurm needs Slurm's commands on PATH (on a cluster's login node)")
+    # Built here, once, before any task starts: the tasks share this kit and must not build in it.
+    log(f"slurm: building lab {args.lab}'s reference solution for the tasks (CUDA_ARCH={os.environ.get('CUDA_ARCH', 'this machine')}"
+        "; the nodes' GPUs must run it: CUDA_ARCH=all builds machine code for seven architectures, and without a GPU here "
+        "the build is PTX, which every node compiles for its own)")
+    build_reference_solution(args.lab)
     given_paths = [p for p in args.submissions if os.path.exists(p)] + ([os.path.dirname(os.path.abspath(args.roster))]
                                                                         if args.roster else [])
     slurm.create(state, args.lab, subs, secret, options, args.chunk, outputs, {k: v for k, v in given.items() if v is not None},
@@ -162,6 +175,8 @@ def slurm_finish(state, log):
             f"grade --resume {state} submits their tasks again")
         return 1
     notes = list(dict.fromkeys(note for r in results for note in r.get("session_notes", [])))
+    for note in notes:  # every node's, once: a node without compute-sanitizer, say
+        log(f"note: {note}")
     write_outputs(doc["outputs"], doc["lab"], results, notes, doc["secret"])
     return 0
 
@@ -228,12 +243,21 @@ def main(argv=None):
     subs = submissions_from(args.submissions, args.roster, lab_spec)
     if not subs:
         raise SystemExit("grade: error: no submissions given")
+    same = sorted({name for name in (safe_name(n) for n, _ in subs) if [safe_name(n) for n, _ in subs].count(name) > 1})
+    if same:  # each one's folders and results go by its name
+        raise SystemExit(f"grade: error: two submissions are named {', '.join(same)} (alice.zip and alice.tar.gz, say): "
+                         "rename one")
     if args.gradescope and len(subs) != 1:
         raise SystemExit("grade: error: --gradescope writes one submission's results.json; give one submission")
     try:
         gpus = gpu_pool.choose(args.gpus, gpu_pool.host_gpus()) if args.gpus else None
     except gpu_pool.GpuError as why:
         raise SystemExit(f"grade: error: {why}")
+    if gpus and gpu_pool.build_architecture(gpus) and "CUDA_ARCH" not in os.environ:
+        # The kit builds for one architecture, the first GPU's: a run on another would find no code.
+        os.environ["CUDA_ARCH"] = gpu_pool.build_architecture(gpus)
+        log(f"note: the GPUs' compute capabilities differ ({', '.join(sorted({g.capability for g in gpus}))}): the "
+            f"reference and every submission are built with CUDA_ARCH={os.environ['CUDA_ARCH']}")
     secret = args.seed if args.seed is not None else secrets.randbits(62)
     if args.slurm:
         if args.gpus or args.gradescope:

@@ -22,34 +22,49 @@ class GpuError(Exception):
 
 
 class Gpu:
-    def __init__(self, index, name):
-        self.index, self.name = index, name
+    """One GPU: its index as nvidia-smi numbers it (or as CUDA_VISIBLE_DEVICES gave it), its name,
+    its UUID (what a run's CUDA_VISIBLE_DEVICES names: CUDA numbers GPUs fastest first unless told
+    otherwise, nvidia-smi by PCI bus, so an index could name another card) and its compute
+    capability ("9.0"; the build must have code for it)."""
+
+    def __init__(self, index, name, uuid=None, capability=None):
+        self.index, self.name, self.uuid, self.capability = index, name, uuid, capability
         self.used = 0  # slots held
         self.whole = False  # held or awaited by a timed run: no new slot is given here
 
     def describe(self):
         return f"GPU {self.index} ({self.name})" if self.index is not None else self.name
 
+    def visible(self):
+        """What CUDA_VISIBLE_DEVICES names this GPU by."""
+        return self.uuid or self.index
+
 
 def host_gpus():
-    """(id, name) of every GPU this process may use: nvidia-smi's list, or, where
-    CUDA_VISIBLE_DEVICES is set (a Slurm task's GPUs, say), the GPUs it names, as it names them
-    (an index or a UUID) and named by nvidia-smi where it lists them; [] when there is none."""
+    """Every GPU this process may use (Gpu): nvidia-smi's list, or, where CUDA_VISIBLE_DEVICES is
+    set (a Slurm task's GPUs, say), the GPUs it names, as it names them (an index or a UUID),
+    described by nvidia-smi where it lists them; [] when there is none."""
     listed = {}
     if shutil.which("nvidia-smi"):
         try:
-            done = subprocess.run(["nvidia-smi", "--query-gpu=index,uuid,name", "--format=csv,noheader"], capture_output=True,
-                                  text=True, timeout=60)
+            done = subprocess.run(["nvidia-smi", "--query-gpu=index,uuid,name,compute_cap", "--format=csv,noheader"],
+                                  capture_output=True, text=True, timeout=60)
             for line in done.stdout.splitlines() if done.returncode == 0 else []:
-                fields = [f.strip() for f in line.split(",", 2)]
-                if len(fields) == 3 and fields[0].isdigit():
-                    listed[fields[0]] = listed[fields[1]] = fields[2]
+                fields = [f.strip() for f in line.split(",")]
+                if len(fields) >= 4 and fields[0].isdigit():
+                    gpu = Gpu(fields[0], ",".join(fields[2:-1]), fields[1], fields[-1])
+                    listed[gpu.index] = listed[gpu.uuid] = gpu
         except (OSError, subprocess.TimeoutExpired):
             pass
     allowed = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if allowed is not None:
-        return [(g, listed.get(g, "GPU")) for g in (g.strip() for g in allowed.split(",")) if g]
-    return [(index, name) for index, name in listed.items() if index.isdigit()]
+    if allowed is not None:  # in CUDA's own terms already: kept as given
+        found = []
+        for g in (g.strip() for g in allowed.split(",")):
+            if g:
+                known = listed.get(g)
+                found.append(Gpu(g, known.name if known else "GPU", None, known.capability if known else None))
+        return found
+    return [gpu for key, gpu in listed.items() if key == gpu.index]
 
 
 def choose(request, listed):
@@ -57,7 +72,7 @@ def choose(request, listed):
     `listed` (host_gpus()); GpuError with one line when that cannot be."""
     if not listed:
         raise GpuError("--gpus: no GPU here (nvidia-smi lists none, or CUDA_VISIBLE_DEVICES allows none)")
-    by_index = dict(listed)
+    by_index = {g.index: g for g in listed}
     if request == "all":
         return listed
     if request.isdigit():  # a count: the first N
@@ -71,15 +86,21 @@ def choose(request, listed):
     unknown = [w for w in wanted if w not in by_index]
     if unknown:
         raise GpuError(f"--gpus {request}: no GPU {', '.join(unknown)} here (the GPUs here: {', '.join(by_index)})")
-    return [(w, by_index[w]) for w in wanted]
+    return [by_index[w] for w in wanted]
+
+
+def build_architecture(gpus):
+    """The CUDA_ARCH a session on these GPUs must build with: None when one architecture serves
+    them all (the kit's own detection), "all" when their compute capabilities differ (the kit
+    builds for the first GPU only, and a run on another would find no code for it)."""
+    capabilities = {g.capability for g in gpus if g.capability}
+    return "all" if len(capabilities) > 1 else None
 
 
 class GpuPool:
-    def __init__(self, gpus, slots):
-        """gpus: (index, name) pairs, or [(None, name)] for the machine's default GPU; slots: runs
-        that may share one GPU (not timed ones)."""
-        self.gpus = [Gpu(index, name) for index, name in gpus]
-        self.slots = max(1, slots)
+    def __init__(self, gpus):
+        """gpus: Gpu objects, or one Gpu(None, name) for the machine's default GPU."""
+        self.gpus = list(gpus)
         self._changed = threading.Condition()
 
     @property
@@ -99,11 +120,12 @@ class GpuPool:
                 "ratio is against the reference timed on that GPU in the same run")
 
     @contextlib.contextmanager
-    def slot(self):
-        """A share of the least busy GPU that no timed run holds or awaits."""
+    def slot(self, limit):
+        """A share of the least busy GPU that no timed run holds or awaits and that has fewer than
+        `limit` runs (as many as share one GPU in a plain session)."""
         with self._changed:
             while True:
-                free = [g for g in self.gpus if not g.whole and g.used < self.slots]
+                free = [g for g in self.gpus if not g.whole and g.used < max(1, limit)]
                 if free:
                     gpu = min(free, key=lambda g: g.used)
                     gpu.used += 1
@@ -159,7 +181,7 @@ def environment():
     """What a process started under this thread's lease must see: its GPU alone ({} without a
     lease, or on the machine's default GPU)."""
     gpu = held()
-    return {"CUDA_VISIBLE_DEVICES": gpu.index} if gpu is not None and gpu.index is not None else {}
+    return {"CUDA_VISIBLE_DEVICES": gpu.visible()} if gpu is not None and gpu.visible() is not None else {}
 
 
 def child_environment():

@@ -35,9 +35,11 @@ class Submission:
 class Session:
     """What every submission of one grading run shares."""
 
-    def __init__(self, spec, work, secret, isolation, timed=True, sanitized=True, log=print, gpus=None):
-        """gpus: the (index, name) of each GPU to spread the runs over (grade --gpus); None: the
-        machine's default GPU, as a plain session."""
+    def __init__(self, spec, work, secret, isolation, timed=True, sanitized=True, log=print, gpus=None, build_reference=True):
+        """gpus: the GPUs to spread the runs over (gpu_pool.Gpu, grade --gpus); None: the machine's
+        default GPU, as a plain session. build_reference=False: the reference is built already and
+        must not be rebuilt here (a Slurm task: the kit is shared by every node, and a build there
+        for this node's GPU would rewrite it under the other tasks)."""
         self.spec = spec
         self.lab = spec["lab"]
         self.work = work
@@ -46,15 +48,13 @@ class Session:
         self.do_performance = timed and bool(spec.get("performance"))
         self.do_sanitizer = sanitized and bool(spec.get("sanitizer"))
         self.log = log
-        self.reference = os.path.join(KIT, "build", "bin", f"lab{self.lab}-solution")
-        done = subprocess.run(["make", "--no-print-directory", build.kit_build_jobs(), f"build/bin/lab{self.lab}-solution"], cwd=KIT,
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"the reference solution of lab {self.lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
+        self.reference = build_reference_solution(self.lab) if build_reference else os.path.join(KIT, "build", "bin",
+                                                                                                   f"lab{self.lab}-solution")
+        if not os.access(self.reference, os.X_OK):
+            raise RuntimeError(f"the reference solution of lab {self.lab} is not built ({self.reference})")
         self.case_count = len(cases.hidden_cases(spec, secret))
         self.notes = list(isolation.notes)
-        self.gpus = gpu_pool.GpuPool(gpus or [(None, "the machine's default GPU")],
-                                     specs.runs_at_once(spec, sanitizer_runs.SANITIZER_AT_ONCE))
+        self.gpus = gpu_pool.GpuPool(gpus or [gpu_pool.Gpu(None, "the machine's default GPU")])
         if self.gpus.mixed_note():
             self.notes.append(self.gpus.mixed_note())
         if self.do_sanitizer and not shutil.which("compute-sanitizer"):
@@ -164,6 +164,16 @@ class Session:
             verdicts[r["variant"]] = {"status": "pass" if r["status"] == "pass" else "wrong",
                                       "message": r["message"] + ("; " + "; ".join(first) if first else "")}
         return verdicts
+
+
+def build_reference_solution(lab):
+    """Builds the kit's reference solution of the lab (as the kit's own build: its architecture
+    is the machine's, or CUDA_ARCH's); RuntimeError with the build's end when it fails."""
+    done = subprocess.run(["make", "--no-print-directory", build.kit_build_jobs(), f"build/bin/lab{lab}-solution"], cwd=KIT,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the reference solution of lab {lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
+    return os.path.join(KIT, "build", "bin", f"lab{lab}-solution")
 
 
 def safe_name(name):

@@ -60,7 +60,7 @@ def run_case(session, sub, index):
     """Runs hidden case `index` and checks its raw results; returns (outcome, verdicts)."""
     case = sub.cases[index]
     names = sorted({v["name"] for v in session.spec["variants"]})
-    with session.gpus.slot():
+    with session.gpus.slot(spec.runs_at_once(session.spec, CASES_AT_ONCE)):  # as many to a GPU as on one GPU
         return graded_run(session, sub, case, f"case-{index}", names, session.spec["time_limit_s"])
 
 

@@ -26,7 +26,8 @@ def run_sanitizer(session, sub):
         with lock:
             if tool in dirty_tools:
                 return tool, case, None, None, []  # not run: the tool's verdict is already made
-        with session.gpus.slot():  # the run under the tool and its twin without it, on one GPU
+        # the run under the tool and its twin without it, on one GPU; as many to a GPU as on one GPU
+        with session.gpus.slot(spec.runs_at_once(session.spec, SANITIZER_AT_ONCE)):
             return compared_run(number, tool, case)
 
     def compared_run(number, tool, case):

@@ -25,7 +25,7 @@ import time
 
 from . import gpu_pool, report, sandbox
 from . import spec as specs
-from .grader import Session, safe_name
+from .grader import Session, build_reference_solution, safe_name
 
 POLL_SECONDS = 5
 
@@ -98,11 +98,19 @@ def result_path(state, name):
     return os.path.join(state, "results", f"{safe_name(name)}.json")
 
 
+def has_result(state, name):
+    """Whether the submission's result is there and reads (the gathering's test too)."""
+    try:
+        with open(result_path(state, name)) as f:
+            return isinstance(json.load(f), dict)
+    except (OSError, ValueError):
+        return False
+
+
 def unfinished_chunks(state):
     """The chunks with a submission that has no result yet."""
     session = _read(state, "session.json")
-    return [i for i, chunk in enumerate(session["chunks"])
-            if any(not os.path.exists(result_path(state, session["submissions"][s][0])) for s in chunk)]
+    return [i for i, chunk in enumerate(session["chunks"]) if any(not has_result(state, session["submissions"][s][0]) for s in chunk)]
 
 
 def sbatch_line(state, chunks, sbatch):
@@ -132,12 +140,20 @@ def submit(state, chunks, sbatch, log):
 
 
 def queued(state):
-    """The session's jobs that squeue still lists (pending or running)."""
+    """The session's jobs that squeue still lists (pending or running). A job Slurm has forgotten
+    (some minutes after it ended, MinJobAge) is not queued: asked about alone, squeue answers
+    "Invalid job id" and fails, which here means it is done."""
     jobs = _read(state, "jobs.json")
     if not jobs:
         return []
-    listed = _slurm("squeue", "-h", "-o", "%A", "-j", ",".join(jobs))
-    return sorted({line.strip() for line in listed.splitlines() if line.strip()})
+    if not shutil.which("squeue"):
+        raise SlurmError("squeue not found: --slurm needs Slurm's commands on PATH (on a cluster's login node)")
+    done = subprocess.run(["squeue", "-h", "-o", "%F", "-j", ",".join(jobs)], capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        if "invalid job id" in (done.stderr + done.stdout).lower():
+            return []
+        raise SlurmError(f"squeue failed: {(done.stderr or done.stdout).strip()[-400:]}")
+    return sorted({line.strip() for line in done.stdout.splitlines() if line.strip()})
 
 
 def wait(state, log):
@@ -146,7 +162,7 @@ def wait(state, log):
     total, said = len(session["submissions"]), None
     while True:
         waiting = queued(state)
-        done = sum(os.path.exists(result_path(state, name)) for name, _ in session["submissions"])
+        done = sum(has_result(state, name) for name, _ in session["submissions"])
         if (done, bool(waiting)) != said:
             log(f"slurm: {done} of {total} submissions graded" + (f"; job(s) {', '.join(waiting)} still queued or running"
                                                                   if waiting else ""))
@@ -195,8 +211,7 @@ def run_task(state, task, log):
             f"nothing graded; grade --resume {state} submits this chunk again")
         return 3
     options = session_doc["options"]
-    todo = [s for s in session_doc["chunks"][task]
-            if not os.path.exists(result_path(state, session_doc["submissions"][s][0]))]
+    todo = [s for s in session_doc["chunks"][task] if not has_result(state, session_doc["submissions"][s][0])]
     log(f"task {task} on {host}: {len(todo)} submission(s) to grade")
     if not todo:
         return 0
@@ -210,7 +225,15 @@ def run_task(state, task, log):
         hidden = [specs.KIT, work, state] + given + [path for _, path in session_doc["submissions"]
                                                      if not any(path.startswith(g.rstrip("/") + "/") for g in given)]
         isolation = sandbox.Isolation(hidden, options["uid_base"])
-        session = Session(lab_spec, work, session_doc["secret"], isolation, options["performance"], options["sanitizer"], log)
+        if isolation.prefix is None:  # fail closed: the runs would see the state folder (the secret, every result)
+            log(f"error: node {host} cannot keep the submissions' runs apart (no mount namespaces): nothing graded; grade "
+                f"--resume {state} submits this chunk again (on a node where unshare works, e.g. with --sbatch-arg=--exclude={host})")
+            return 4
+        # The reference was built by the submitting command: a build here would rewrite the shared kit under the other tasks.
+        session = Session(lab_spec, work, session_doc["secret"], isolation, options["performance"], options["sanitizer"], log,
+                          build_reference=False)
+        for note in session.notes:
+            log(f"note ({host}): {note}")
         for s in todo:
             name, path = session_doc["submissions"][s]
             started = time.monotonic()
