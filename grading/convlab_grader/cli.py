@@ -138,7 +138,10 @@ def slurm_batch(args, lab_spec, subs, secret, log):
     log(f"slurm: building lab {args.lab}'s reference solution for the tasks (CUDA_ARCH={os.environ.get('CUDA_ARCH', 'this machine')}"
         "; the nodes' GPUs must run it: CUDA_ARCH=all builds machine code for seven architectures, and without a GPU here "
         "the build is PTX, which every node compiles for its own)")
-    build_reference_solution(args.lab)
+    try:
+        build_reference_solution(args.lab)
+    except RuntimeError as why:  # one line: the build's own output follows it
+        raise slurm.SlurmError(str(why))
     given_paths = [p for p in args.submissions if os.path.exists(p)] + ([os.path.dirname(os.path.abspath(args.roster))]
                                                                         if args.roster else [])
     slurm.create(state, args.lab, subs, secret, options, args.chunk, outputs, {k: v for k, v in given.items() if v is not None},
