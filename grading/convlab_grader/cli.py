@@ -278,7 +278,12 @@ def main(argv=None):
     if args.roster:
         hidden.append(os.path.dirname(os.path.abspath(args.roster)))
     isolation = sandbox.Isolation(hidden, args.uid_base)
-    session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log, gpus)
+    try:
+        session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log, gpus)
+    except RuntimeError as why:  # the reference does not build, say: its message, not a traceback
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+        raise SystemExit(f"grade: error: {why}")
     for note in session.notes:
         log(f"note: {note}")
     log(f"lab {args.lab}: {len(subs)} submission(s), {session.case_count} hidden cases each" +
