@@ -1,5 +1,6 @@
 """grading/grade: the command line."""
 import argparse
+import collections
 import concurrent.futures
 import csv
 import os
@@ -246,7 +247,7 @@ def main(argv=None):
     subs = submissions_from(args.submissions, args.roster, lab_spec)
     if not subs:
         raise SystemExit("grade: error: no submissions given")
-    same = sorted({name for name in (safe_name(n) for n, _ in subs) if [safe_name(n) for n, _ in subs].count(name) > 1})
+    same = sorted(name for name, count in collections.Counter(safe_name(n) for n, _ in subs).items() if count > 1)
     if same:  # each one's folders and results go by its name
         raise SystemExit(f"grade: error: two submissions are named {', '.join(same)} (alice.zip and alice.tar.gz, say): "
                          "rename one")
