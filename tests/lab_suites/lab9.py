@@ -136,8 +136,10 @@ def peer_timing():
     """The grader's timer (the reference build, --timer-of) times the solution's strips in another
     process on host memory they share: the serial and overlapped strips pass every repetition's
     spot check and the last one's whole check, each timed run kept the lab's rules, the timer's
-    clock is never shorter than the program's own, and the overlapped strips are faster. The
-    skeleton's variants come back not implemented."""
+    clock is never shorter than the program's own. The skeleton's variants come back not
+    implemented. (Which variant is faster is overlap_bar's to check, at a size where it shows:
+    strips of this 1 MiB budget are so short that on one H100 host the overlapped ones took
+    1.27 ms against the serial 1.48 ms in one run and 1.48 against 1.47 in another.)"""
     args = ["--size", "1031x769", "--image", "random", "--seed", "3", "--channels", "3", "--border", "wrap", "--mask", "gauss:7:2",
             "--gpu-memory", "1MiB", "--variant", "serial,overlapped", "--warmup", "1", "--reps", "5", "--format", "json"]
     doc, worker = peer_timed("lab9-solution", "lab9-solution", args)
@@ -149,7 +151,6 @@ def peer_timing():
         assert r["spot_checks"]["runs"] == 6 and r["spot_checks"]["failed_runs"] == 0, (name, r["spot_checks"])
         assert r["peer_time"]["samples"] == 5 and r["time"]["samples"] == 5, (name, r["peer_time"], r["time"])
         assert r["peer_time"]["median_ms"] >= r["time"]["median_ms"], (name, r["peer_time"], r["time"])
-    assert rows["overlapped"]["time"]["median_ms"] < rows["serial"]["time"]["median_ms"], rows
     assert doc["transfer_bandwidth"]["d2h_pinned_gbs"] > 0, doc["transfer_bandwidth"]
     doc, _ = peer_timed("lab9-solution", "lab9-student", args)
     assert doc["results"] and all(r["status"] == "not-implemented" for r in doc["results"]), \
