@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What convlab needs from Debian/Ubuntu packages, checked or installed.
-#   deps.sh check build|test|bench   exit 0 when present; otherwise install what is missing when
+#   deps.sh check build|test|bench|opencl
+#                                    exit 0 when present; otherwise install what is missing when
 #                                    this user can (root, or passwordless sudo), saying so in one
 #                                    line, or print the exact command and exit 1
 #   deps.sh install                  apt-get install everything (as root or with passwordless sudo);
@@ -13,7 +14,11 @@ JSON_INCLUDE=${JSON_INCLUDE:-/usr/include}
 CXXOPTS_INCLUDE=${CXXOPTS_INCLUDE:-/usr/include}
 GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
 
-ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev"
+# The OpenCL labs (common/families/filters/cl_device.hpp): Khronos's headers, the ICD loader that
+# libOpenCL is, and PoCL, an OpenCL device on the CPU, so that they run on a machine with no GPU
+# (make test runs them there) and on one whose vendor registered no ICD file.
+OPENCL_PACKAGES="opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo"
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev $OPENCL_PACKAGES"
 
 # has_library NAME: a static or shared library the linker will find.
 has_library() {
@@ -22,6 +27,16 @@ has_library() {
         [ -e "$dir/lib$1.a" ] || [ -e "$dir/lib$1.so" ] && return 0
     done
     return 1
+}
+
+# missing_opencl: the OpenCL headers and loader an OpenCL lab builds with, and PoCL, the device
+# make test runs it on (a build alone needs no device: without one the lab says it skipped).
+missing_opencl() {
+    [ -f /usr/include/CL/cl.h ] || echo opencl-headers
+    has_library OpenCL || echo ocl-icd-opencl-dev
+    [ "${1:-}" = device ] || return 0
+    [ -f /etc/OpenCL/vendors/pocl.icd ] || echo pocl-opencl-icd
+    command -v clinfo >/dev/null || echo clinfo
 }
 
 # missing_for PURPOSE: prints the Debian package of each missing piece, one a line.
@@ -35,7 +50,10 @@ missing_for() {
         test)  # make test builds every lab, and lab 5 runs under Google Benchmark
             command -v python3 >/dev/null || echo python3
             [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev
-            [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
+            [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev
+            missing_opencl device ;;  # the OpenCL labs' tests run on PoCL and count as passed
+        opencl)  # building an OpenCL lab (its manifest's libraries name OpenCL)
+            missing_opencl ;;
         bench)
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
     esac
@@ -121,6 +139,6 @@ case "${1:-}" in
         check_nvcc || exit 1
         echo "convlab: dependencies installed" ;;
     *)
-        echo "usage: $0 check build|test|bench | install" >&2
+        echo "usage: $0 check build|test|bench|opencl | install" >&2
         exit 2 ;;
 esac
