@@ -90,6 +90,14 @@ class LabRun : public FamilyRun {
 
     void fill_header(const std::string& source) override { fill_report_header(source); }
     bool has_gpu_part() const override { return !spec_.gpu.empty(); }
+    // A lab whose variants run on another back end (OpenCL) asks it for its device, and may have
+    // a mode of its own (--cl-list).
+    std::string gpu_unavailable() const override {
+        return spec_.device ? spec_.device->unavailable_reason(options_) : FamilyRun::gpu_unavailable();
+    }
+    std::optional<int> run_own_mode() override {
+        return spec_.device ? spec_.device->run_own_mode(options_) : std::nullopt;
+    }
     bool gpu_variants_selected() const override { return selected_gpu_variants(); }
 
     void run_variants(const std::string& gpu_reason) override {
@@ -138,7 +146,13 @@ class LabRun : public FamilyRun {
     }
 
     void open_gpu() {
-        session_ = std::make_unique<GpuSession>();
+        if (spec_.device) {
+            session_ = spec_.device->open(options_);
+        } else {
+            auto cuda = std::make_unique<GpuSession>();
+            cuda_ = cuda.get();
+            session_ = std::move(cuda);
+        }
         report_.device = session_->info();
         report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
         const bool any_end_to_end =
@@ -367,7 +381,7 @@ class LabRun : public FamilyRun {
                 try {
                     r.time = session_->time([&] { v.launch(args); }, plan, true, fresh, spot_check);
                     session_->fetch_output(out.data());
-                } catch (const CudaError&) {
+                } catch (const DeviceError&) {
                     restore_input();
                     throw;
                 }
@@ -387,7 +401,7 @@ class LabRun : public FamilyRun {
         } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
             r.status = "error";
             r.message = e.what();
-        } catch (const CudaError& e) {
+        } catch (const DeviceError& e) {
             r.status = "error";
             r.message = e.what();
             cuda_failed_ = cuda_failed_ || !session_->healthy();
@@ -460,18 +474,18 @@ class LabRun : public FamilyRun {
 
     // --timed-by: the grader's timer runs this program's variants on its own buffers (peer_worker.hpp).
     int serve_timer(PeerLink& link) override {
-        open_gpu();
-        ImagePeerServer server(*session_, spec_, options_.masks.front());
-        return serve_peer_timer(link, *session_, server);
+        GpuSession& session = open_cuda_for_peer_timing();
+        ImagePeerServer server(session, spec_, options_.masks.front());
+        return serve_peer_timer(link, session, server);
     }
 
     // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
     void time_peer(PeerLink& link) override {
-        open_gpu();
+        GpuSession& session = open_cuda_for_peer_timing();
         const Mask& mask = options_.masks.front();
-        session_->load_mask(mask);
+        session.load_mask(mask);
         const Case c{mask, Problem{image_, mask, options_.border}, {}};
-        ImagePeerTarget target(*session_, spec_, image_, mask, options_.border);
+        ImagePeerTarget target(session, spec_, image_, mask, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
             if (v.expert ? !options_.names(v.name) : !options_.selects(v.name)) continue;  // run_options.hpp
@@ -480,6 +494,15 @@ class LabRun : public FamilyRun {
             report_.results.push_back(r);
         }
         timer.finish();
+    }
+
+    // Peer timing shares CUDA device memory between the two processes (peer_timer.hpp): CUDA's alone.
+    GpuSession& open_cuda_for_peer_timing() {
+        if (spec_.device)
+            throw InputError("peer timing (--timed-by, --timer-of) shares CUDA device memory; this lab's variants run on "
+                             "another back end; accepted: a run without them");
+        open_gpu();
+        return *cuda_;
     }
 
     // The lab's own figures (LabSpec::own_figures) on every row, each with its own mask's problem.
@@ -574,7 +597,8 @@ class LabRun : public FamilyRun {
     const Options& options_;
     const Image& image_;
     const OutputFolder& out_;
-    std::unique_ptr<GpuSession> session_;
+    std::unique_ptr<ImageDevice> session_;  // CUDA's GpuSession, or the lab's back end's (LabSpec::device)
+    GpuSession* cuda_ = nullptr;             // session_ when it is CUDA's (peer timing needs it)
     std::unique_ptr<HostProblem> host_problems_[2];  // LabSpec::transfers: pageable [0] and pinned [1], made once
     std::vector<std::pair<std::string, std::vector<float>>> references_;
     std::vector<Picture> pictures_;
