@@ -50,6 +50,17 @@ std::vector<VariantResult> check_raw_results(const std::string& path, const std:
     return rows;
 }
 
+void add_stray_rows(const RawFolder& folder, std::vector<VariantResult>& rows) {
+    for (const std::string& file : folder.strays()) {
+        VariantResult r;
+        r.name = file;
+        r.kind = "submitted";
+        r.status = "fail";
+        r.message = RawFolder::kStrayMessage;
+        rows.push_back(r);
+    }
+}
+
 int finish_compare(Report& report, const std::vector<VariantResult>& rows, Format format) {
     bool all_pass = true;
     for (const VariantResult& r : rows) {

@@ -15,6 +15,8 @@
 
 namespace convlab {
 
+class RawFolder;
+
 // What every result must be: the reference of the one input the run that wrote them had, within
 // the tolerance of the mask and of the result's variant (check.hpp).
 struct RawCheckTarget {
@@ -37,6 +39,10 @@ struct RawResult {
 // why the run left none. Rows are kind "submitted" with status "pass" or "fail".
 std::vector<VariantResult> check_raw_results(const std::string& path, const std::vector<RawResult>& results,
                                              const RawCheckTarget& target);
+
+// A failed row for each of the folder's strays (RawFolder::strays), under its whole file name, for the
+// labs whose results are not images: they check nothing in a file no result of theirs is named by.
+void add_stray_rows(const RawFolder& folder, std::vector<VariantResult>& rows);
 
 // The end of a --compare run: the rows added to the report, the report printed, and the exit
 // status: a pass when there is a row and every row passed (exit_status.hpp).

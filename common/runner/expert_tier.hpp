@@ -20,23 +20,23 @@ std::vector<Variant>& expert_variants() {
     return registered;
 }
 
-// The expert variants of one lab: those registered whose name is NAME-expert for the name of one
-// of `design`, the lab's own variants (each with a .name), marked expert. A reference solution's
-// program also holds the expert files of the earlier labs it links (the Makefile's `uses`: lab 8's
-// expert pipelines smooth with lab 6's tuned kernel), whose variants register too but are no rows
-// of this lab: lab 7 links lab 6 and has no variant "fused" for lab 6's fused-expert.
-template <class Variant, class Design>
-std::vector<Variant> expert_variants_of(const std::vector<Design>& design) {
-    std::vector<Variant> of_this_lab;
+// Appends to a lab's own variants (each with a .name) the expert variants this program registered
+// for them, NAME-expert for one of their names, marked expert: the rows after the design's. A
+// reference solution's program also holds the expert files of the earlier labs it links (the
+// Makefile's `uses`: lab 8's expert pipelines smooth with lab 6's tuned kernel), whose variants
+// register too but are no rows of this lab: lab 7 links lab 6 and has no variant "fused" for lab
+// 6's fused-expert.
+template <class Variant>
+void add_expert_tier(std::vector<Variant>& variants) {
+    const size_t own = variants.size();
     for (Variant v : expert_variants<Variant>()) {
-        for (const Design& d : design) {
-            if (v.name != d.name + "-expert") continue;
+        for (size_t i = 0; i < own; ++i) {
+            if (v.name != variants[i].name + "-expert") continue;
             v.expert = true;
-            of_this_lab.push_back(v);
+            variants.push_back(std::move(v));  // no reference into variants is held past this
             break;
         }
     }
-    return of_this_lab;
 }
 
 // `const ExpertVariant<GpuVariant> fused{{"fused-expert", ...}};` at namespace scope in an

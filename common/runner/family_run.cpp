@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "common/core/errors.hpp"
 #include "common/core/exit_status.hpp"
 #include "common/device/gpu_session.hpp"
 #include "common/grading/peer_link.hpp"
@@ -58,6 +59,21 @@ int FamilyRun::run_peer(const std::string& gpu_reason) {
     add_figures();
     print_report();
     return exit_status(false, false);
+}
+
+void FamilyRun::record_thrown(VariantResult& r, const std::string& student_files) {
+    try {
+        throw;
+    } catch (const NotImplemented& e) {
+        r.status = "not-implemented";
+        r.message = std::string(e.what()) + " (" + student_files + ")";
+    } catch (const Unsupported& e) {  // e.g. a separable variant given a mask of rank 2
+        r.status = "skipped";
+        r.message = std::string("skipped: ") + e.what();
+    } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
+        r.status = "error";
+        r.message = e.what();
+    }
 }
 
 }  // namespace convlab

@@ -70,6 +70,11 @@ class FamilyRun {
     // --out: pictures of the run, after the report.
     virtual void save_outputs() {}
 
+    // In a catch (...) around a variant's part: what a variant may throw (not implemented yet, refused
+    // for this mask or GPU, a call of the kit's reference, which a graded build holds none of) ends
+    // row r, saying so, `student_files` named beside a TODO; anything else goes on up.
+    static void record_thrown(VariantResult& r, const std::string& student_files);
+
     const int lab_;
     Report report_;
     bool cuda_failed_ = false;  // a CUDA error ended the GPU part: the exit status says so first

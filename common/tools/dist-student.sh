@@ -24,7 +24,9 @@ for manifest in labs/lab*/manifest; do
     lab=${manifest#labs/lab}; lab=${lab%/manifest}
     for f in $(common/tools/manifest.sh value "$lab" student | sed "s|[^ ][^ ]*|labs/lab$lab/&|g") \
              $(common/tools/manifest.sh value "$lab" uses | sed 's|[^ ][^ ]*|labs/&|g'); do
-        printf '%s\n' "$keep" | grep -qxF "$f" || { echo "dist-student: $manifest names $f, which is not in the release" >&2; exit 1; }
+        # A here-string, not a pipe: grep -q stops reading at its match, and the writer's SIGPIPE
+        # would fail the pipeline under pipefail (it did once, on a loaded machine).
+        grep -qxF -- "$f" <<< "$keep" || { echo "dist-student: $manifest names $f, which is not in the release" >&2; exit 1; }
     done
 done
 

@@ -86,8 +86,7 @@ __global__ void __launch_bounds__(kTile * kTile) gradients_suppression_kernel(Ca
         s_in[j / kIn][j % kIn] = smoothed_at(a, x0 - 2 + j % kIn, y0 - 2 + j / kIn);
     __syncthreads();
     // 2. The magnitudes of the tile and its 1-pixel frame (0 outside the image, as suppression reads
-    //    them); the tile's own directions, and its largest magnitude.
-    float largest = 0.0f;
+    //    them), and the tile's own directions.
     for (int j = thread; j < kMag * kMag; j += kTile * kTile) {
         const int r = j / kMag, c = j % kMag, x = x0 - 1 + c, y = y0 - 1 + r;
         float n[3][3];  // pixel (x, y) is s_in[r + 1][c + 1]
@@ -95,28 +94,24 @@ __global__ void __launch_bounds__(kTile * kTile) gradients_suppression_kernel(Ca
             for (int k = 0; k < 3; ++k) n[i][k] = s_in[r + i][c + k];
         const Gradient g = sobel_gradient(n);
         s_magnitude[r][c] = x >= 0 && y >= 0 && x < a.width && y < a.height ? gradient_magnitude(g) : 0.0f;
-        if (r >= 1 && r <= kTile && c >= 1 && c <= kTile) {  // the tile's own pixel
-            s_direction[r - 1][c - 1] = uint8_t(quantise_direction(g));
-            largest = fmaxf(largest, s_magnitude[r][c]);
-        }
+        if (r >= 1 && r <= kTile && c >= 1 && c <= kTile) s_direction[r - 1][c - 1] = uint8_t(quantise_direction(g));
     }
     __syncthreads();  // 3. each pixel of the tile suppressed from the shared magnitudes
+    const float m = s_magnitude[ty + 1][tx + 1];  // 0 outside the image
     if (x0 + tx < a.width && y0 + ty < a.height) {
         int dx = 0, dy = 0;
         direction_step(EdgeDirection(s_direction[ty][tx]), &dx, &dy);
         a.d_suppressed[size_t(y0 + ty) * a.width + x0 + tx] =
-            suppress(s_magnitude[ty + 1][tx + 1], s_magnitude[ty + 1 - dy][tx + 1 - dx], s_magnitude[ty + 1 + dy][tx + 1 + dx]);
+            suppress(m, s_magnitude[ty + 1 - dy][tx + 1 - dx], s_magnitude[ty + 1 + dy][tx + 1 + dx]);
     }
-    block_max_to_global(a, largest);  // 4. as in the gradients kernel
+    block_max_to_global(a, m);  // 4. the tile's largest, as in the gradients kernel
 }
 
-// Stage 4: the thresholds resolved as the reference resolves them, then a label a pixel.
+// Stage 4: the thresholds resolved as the reference resolves them (relative ones by one float
+// product each), then a label a pixel.
 __global__ void thresholds_kernel(CannyArgs a) {
-    float low = a.low, high = a.high;
-    if (a.relative) {
-        const float largest = __uint_as_float(*a.d_max_magnitude);
-        low = a.low * largest, high = a.high * largest;  // the reference's float products
-    }
+    const float largest = __uint_as_float(*a.d_max_magnitude);
+    const float low = a.relative ? a.low * largest : a.low, high = a.relative ? a.high * largest : a.high;
     for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < a.pixels(); i += size_t(gridDim.x) * blockDim.x)
         a.d_labels[i] = uint8_t(threshold_label(a.d_suppressed[i], low, high));
 }

@@ -66,12 +66,22 @@ def default_timed_run():
         if key[0] != "whole":
             assert s["peak_device_mib"] <= 256, (key, s)
             assert s["strips"] > 1, (key, s)
-    pinned, serial = rows[("overlapped", "pinned")], rows[("serial", "pinned")]
-    # The fastest repetitions: beside other GPU jobs on one host (make test-grader-gpu GPUS=all),
-    # the copies share the host's memory bandwidth, and an H100 run's median of the overlapped row
-    # once came out at 30 ms with its fastest at 9.7 ms against the serial row's 13.6 ms.
-    assert pinned["time"]["min_ms"] < serial["time"]["min_ms"], (pinned["time"], serial["time"])
-    assert figures(pinned)["overlap_efficiency"] > figures(serial)["overlap_efficiency"], (figures(pinned), figures(serial))
+    # The overlapped rows faster than the serial ones, compared on the fastest repetitions: beside
+    # other GPU jobs on one host (make test-grader-gpu GPUS=all) the copies share the host's memory
+    # bandwidth, and an H100 run's median of the overlapped row once came out at 30 ms with its
+    # fastest at 9.7 ms against the serial row's 13.6 ms. Once (four suites side by side on one
+    # host) even the fastest was disturbed (17.0 ms against 13.3, the overlapped row's cv 0.95):
+    # a disturbed run is run again, twice at most, and the order must hold in one of the three.
+    seen = []
+    for attempt in range(3):
+        if attempt:
+            rows = every_row_passes(lab_json("lab9-solution"), f"default run, attempt {attempt + 1}")
+        pinned, serial = rows[("overlapped", "pinned")], rows[("serial", "pinned")]
+        if (pinned["time"]["min_ms"] < serial["time"]["min_ms"]
+                and figures(pinned)["overlap_efficiency"] > figures(serial)["overlap_efficiency"]):
+            return
+        seen.append((pinned["time"], serial["time"], figures(pinned)["overlap_efficiency"], figures(serial)["overlap_efficiency"]))
+    raise AssertionError(f"the overlapped pinned row was not faster than the serial one in 3 runs: {seen}")
 
 
 def overlap_bar():

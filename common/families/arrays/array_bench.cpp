@@ -28,28 +28,34 @@ struct Outcome {
 
 class Runner {
   public:
-    Runner(GpuSession& session, const ArrayBenchPlan& plan) : session_(session), plan_(plan) {}
+    // program: "lab5", which starts its progress lines on stderr.
+    Runner(GpuSession& session, const RunOptions& options, const std::string& program)
+        : session_(session), options_(options), program_(program) {}
 
-    // One call of a benchmark: Google Benchmark makes plan.reps of them, one iteration each.
+    // One call of a benchmark: Google Benchmark makes options.reps of them, one iteration each.
     void bench(const ArrayExperiment& e, const ArrayVariant& v, Outcome& o, benchmark::State& state) {
         if (&e != current_) {  // a line of progress per experiment: a full run takes a minute or two
-            std::cerr << plan_.program << ": " << e.title << "\n";
+            std::cerr << program_ << ": " << e.title << "\n";
             current_ = &e;
         }
         ++o.calls;
         if (lost_context_ && o.status == "pending" && o.calls == 1) o = {"not-run", "the CUDA context was lost earlier in the run", {}, 1};
         if (o.status != "pending") return state.SkipWithError(o.message.c_str());
         try {
-            if (o.calls == 1) {
-                first_check(e, v, o);
-                if (o.status != "pending") return state.SkipWithError(o.message.c_str());
+            if (o.calls == 1) {  // poisoned output, one launch, the check (and the raw result); then the warm-ups
+                const std::string wrong = run_once_and_check(session_, e, v, options_);
+                if (!wrong.empty()) {
+                    o.status = "fail", o.message = wrong;
+                    return state.SkipWithError(o.message.c_str());
+                }
+                for (int w = 0; w < options_.warmup; ++w) session_.run(v.launch);
             }
             for (auto _ : state) {
-                const double ms = session_.time_once(v.launch, plan_.flush_l2);
+                const double ms = session_.time_once(v.launch, options_.flush_l2);
                 state.SetIterationTime(ms * 1e-3);
                 o.samples_ms.push_back(ms);
             }
-            if (o.calls == plan_.reps) {  // the output of the last timed launch is still there
+            if (o.calls == options_.reps) {  // the output of the last timed launch is still there
                 const std::string wrong = check_variant(v);
                 o.status = wrong.empty() ? "pass" : "fail";
                 if (!wrong.empty()) o.message = "wrong after timing (but right before): " + wrong;
@@ -64,19 +70,9 @@ class Runner {
     }
 
   private:
-    // Poisoned output, one launch, the check (and the raw result for the grader); then the
-    // untimed warm-ups.
-    void first_check(const ArrayExperiment& e, const ArrayVariant& v, Outcome& o) {
-        const std::string wrong = run_once_and_check(session_, e, v, plan_.raw_dir, plan_.unknown_launches_pass);
-        if (!wrong.empty()) {
-            o.status = "fail", o.message = wrong;
-            return;
-        }
-        for (int w = 0; w < plan_.warmup; ++w) session_.run(v.launch);
-    }
-
     GpuSession& session_;
-    const ArrayBenchPlan& plan_;
+    const RunOptions& options_;
+    const std::string program_;
     bool lost_context_ = false;
     const ArrayExperiment* current_ = nullptr;
 };
@@ -123,10 +119,8 @@ std::string render_experiment(const ArrayExperiment& e, const std::map<const Arr
         }
         rows.push_back(row);
     }
-    std::ostringstream out;
-    out << (markdown ? "#### " : "") << e.title << "\n" << (markdown ? "\n" : "") << e.model << "\n" << (markdown ? "\n" : "");
-    out << render_table(columns, rows, markdown);
-    return out.str();
+    const std::string gap = markdown ? "\n" : "";
+    return (markdown ? "#### " : "") + e.title + "\n" + gap + e.model + "\n" + gap + render_table(columns, rows, markdown);
 }
 
 // The header lines, one table per experiment, then the notes.
@@ -146,9 +140,7 @@ void add_rows(const std::vector<ArrayExperiment>& experiments, const std::map<co
             const auto found = outcomes.find(&v);
             if (found == outcomes.end()) continue;  // filtered out with --benchmark_filter
             const Outcome& o = found->second;
-            VariantResult r;
-            r.name = qualified_name(e, v);
-            r.kind = "gpu";
+            VariantResult r = array_row(qualified_name(e, v), "gpu");
             r.status = o.status;
             r.message = o.message;
             if (o.status == "pass" && !o.samples_ms.empty()) r.time = summarize(o.samples_ms);
@@ -158,9 +150,9 @@ void add_rows(const std::vector<ArrayExperiment>& experiments, const std::map<co
 
 }  // namespace
 
-void bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const ArrayBenchPlan& plan,
-                  const std::vector<std::string>& header, Report& report, std::ostream& summary, std::ostream& details) {
-    Runner runner(session, plan);
+void bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const RunOptions& options,
+                  const std::string& benchmark_format, const std::vector<std::string>& header, Report& report) {
+    Runner runner(session, options, "lab" + std::to_string(report.lab));
     std::map<const ArrayVariant*, Outcome> outcomes;
     for (const ArrayExperiment& e : experiments)
         for (const ArrayVariant& v : e.variants) {
@@ -168,34 +160,35 @@ void bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& s
                                          [&runner, &e, &v, &outcomes](benchmark::State& state) { runner.bench(e, v, outcomes[&v], state); })
                 ->UseManualTime()
                 ->Iterations(1)
-                ->Repetitions(plan.reps)
+                ->Repetitions(options.reps)
                 ->DisplayAggregatesOnly(true)
                 ->Unit(benchmark::kMillisecond);
         }
     std::ostringstream buffered;
-    const auto reporter = make_reporter(plan.benchmark_format, buffered);
+    const auto reporter = make_reporter(benchmark_format, buffered);
     benchmark::RunSpecifiedBenchmarks(reporter.get());
 
     add_rows(experiments, outcomes, report);
-    if (plan.format == Format::Json) print_array_results(report, Format::Json, summary);
-    else print_summary(experiments, outcomes, plan.format == Format::Markdown, header, summary);
-    if (!plan.benchmark_format.empty()) details << buffered.str();
+    // Machine-readable Google Benchmark output owns stdout; the summary then goes to stderr.
+    std::ostream& summary = benchmark_format == "json" || benchmark_format == "csv" ? std::cerr : std::cout;
+    if (options.format == Format::Json) print_array_results(report, Format::Json, summary);
+    else print_summary(experiments, outcomes, options.format == Format::Markdown, header, summary);
+    if (!benchmark_format.empty()) std::cout << buffered.str();
 }
 
-std::string benchmark_format_of(int argc, char** argv) {
+std::string take_benchmark_flags(int* argc, char** argv) {
     const std::string flag = "--benchmark_format=";
     std::string format;
-    for (int i = 1; i < argc; ++i)
-        if (std::string(argv[i]).rfind(flag, 0) == 0) format = std::string(argv[i]).substr(flag.size());
+    bool help = false;
+    for (int i = 1; i < *argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind(flag, 0) == 0) format = arg.substr(flag.size());
+        help = help || arg == "--help" || arg == "-h";
+    }
     if (!format.empty() && format != "console" && format != "json" && format != "csv")
         throw InputError("--benchmark_format=" + format + " is not a format; accepted: console, json, csv");
+    if (!help) benchmark::Initialize(argc, argv);
     return format;
-}
-
-void take_benchmark_flags(int* argc, char** argv) {
-    for (int i = 1; i < *argc; ++i)
-        if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") return;
-    benchmark::Initialize(argc, argv);
 }
 
 }  // namespace convlab

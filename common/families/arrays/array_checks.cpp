@@ -5,13 +5,12 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/exit_status.hpp"
+#include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
 #include "common/core/number_format.hpp"
 #include "common/report/text_table.hpp"
 
 namespace convlab {
-
-namespace {
 
 VariantResult array_row(const std::string& name, const char* kind) {
     VariantResult r;
@@ -21,10 +20,7 @@ VariantResult array_row(const std::string& name, const char* kind) {
     return r;
 }
 
-}  // namespace
-
-std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir,
-                               bool unknown_launches_pass) {
+std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const RunOptions& options) {
     session.run([&] { poison_output(v); });
     const int launches = session.run_counting_launches(v.launch);
     const std::vector<char> bytes = fetch_output(v);
@@ -34,14 +30,14 @@ std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, co
         const std::string wrong = v.verify(bytes);
         return "launched no kernel: a variant must compute its output on the GPU (" + (wrong.empty() ? "its output was right" : wrong) + ")";
     }
-    if (launches < 0 && !unknown_launches_pass) return session.uncounted_launches();
+    if (launches < 0 && !options.unknown_launches_pass()) return session.uncounted_launches();
     // Experiment results may be ints: the file keeps the harness's .f32 name, its bytes are the output's.
-    if (!raw_dir.empty()) write_raw_bytes(raw_result_path(raw_dir, qualified_name(e, v)), bytes.data(), bytes.size());
+    if (options.graded()) write_raw_bytes(raw_result_path(options.raw_out_dir, qualified_name(e, v)), bytes.data(), bytes.size());
     return v.verify(bytes);
 }
 
-int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const std::string& raw_dir,
-                      bool unknown_launches_pass, Report& report) {
+int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const RunOptions& options,
+                      Report& report) {
     bool lost_context = false;
     for (const ArrayExperiment& e : experiments)
         for (const ArrayVariant& v : e.variants) {
@@ -52,7 +48,7 @@ int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSessio
                 continue;
             }
             try {
-                r.message = run_once_and_check(session, e, v, raw_dir, unknown_launches_pass);
+                r.message = run_once_and_check(session, e, v, options);
                 if (!r.message.empty()) r.status = "fail";
             } catch (const NotImplemented& what) {
                 r.status = "not-implemented", r.message = what.what();
@@ -79,12 +75,7 @@ int compare_array_results(const std::vector<ArrayExperiment>& experiments, const
             if (!r.message.empty()) r.status = "fail";
             report.results.push_back(r);
         }
-    for (const std::string& file : folder.strays()) {  // under its whole file name: never a result's (raw_result.hpp)
-        VariantResult r = array_row(file, "submitted");
-        r.status = "fail";
-        r.message = RawFolder::kStrayMessage;
-        report.results.push_back(r);
-    }
+    add_stray_rows(folder, report.results);  // under its whole file name: never a result's (raw_result.hpp)
     return array_exit_status(report.results);
 }
 

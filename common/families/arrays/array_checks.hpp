@@ -12,23 +12,27 @@
 #include <vector>
 
 #include "common/families/arrays/array_lab.hpp"
+#include "common/cli/run_options.hpp"
 #include "common/device/gpu_session.hpp"
 #include "common/report/report.hpp"
 
 namespace convlab {
 
+// A row of the report (kind "gpu" or "submitted") under `name`, "experiment/variant" (or a stray
+// file's name), passed until found otherwise.
+VariantResult array_row(const std::string& name, const char* kind);
+
 // Poisons the output, launches once and checks what the variant wrote, writing those bytes to
-// raw_dir first when it is not empty: the first check of a timed run and of --check-only alike.
-// A launch that started no kernel (counted with CUPTI, launch_counter.hpp) fails whatever it
-// wrote, and leaves no raw result; so does one whose kernels could not be counted, unless
-// unknown_launches_pass (RunOptions::unknown_launches_pass). Returns "" when the output is right,
-// else what is wrong.
-std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const std::string& raw_dir,
-                               bool unknown_launches_pass);
+// options' --raw-out folder first in a graded run: the first check of a timed run and of
+// --check-only alike. A launch that started no kernel (counted with CUPTI, launch_counter.hpp)
+// fails whatever it wrote, and leaves no raw result; so does one whose kernels could not be
+// counted, unless RunOptions::unknown_launches_pass. Returns "" when the output is right, else
+// what is wrong.
+std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const RunOptions& options);
 
 // --check-only: one row per variant in report.results. Returns the exit status.
-int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const std::string& raw_dir,
-                      bool unknown_launches_pass, Report& report);
+int check_arrays_once(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const RunOptions& options,
+                      Report& report);
 
 // --compare: one row per result file found in dir (a variant that wrote none gets no row: the
 // grader says why). A file longer than max_bytes is wrong unread. Returns the exit status.

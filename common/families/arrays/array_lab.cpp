@@ -34,11 +34,12 @@ struct ArrayOptions : RunOptions {
 
 std::string program_of(const ArrayLabSpec& spec) { return "lab" + std::to_string(spec.number); }
 
-// ", " between them: the help wraps between words, never inside one.
-std::string key_list(const ArrayLabSpec& spec) {
-    std::string keys;
-    for (const std::string& k : spec.experiment_keys) keys += (keys.empty() ? "" : ", ") + k;
-    return keys;
+// Each of `names` must be one of `known`: bad input otherwise, "OPTION 'NAME' is not WHAT".
+void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const std::string& option,
+                   const std::string& what) {
+    for (const std::string& name : names)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            throw InputError(option + " '" + name + "' is not " + what);
 }
 
 RunOptionsText array_lab_text(const ArrayLabSpec& spec) {
@@ -55,7 +56,8 @@ RunOptionsText array_lab_text(const ArrayLabSpec& spec) {
 ArrayOptions parse_array_options(int argc, char** argv, const ArrayLabSpec& spec) {
     const std::string program = program_of(spec);
     const RunOptionsText shared = array_lab_text(spec);
-    const std::string keys = key_list(spec);
+    std::string keys;  // ", " between them: the help wraps between words, never inside one
+    for (const std::string& k : spec.experiment_keys) keys += (keys.empty() ? "" : ", ") + k;
     cxxopts::Options parser(program, "convlab lab " + std::to_string(spec.number) + ": " + spec.title);
     // clang-format off
     parser.add_options("Input")
@@ -78,31 +80,22 @@ ArrayOptions parse_array_options(int argc, char** argv, const ArrayLabSpec& spec
     }
     read_run_options(args, shared, o);
     if (args.count("elements")) o.elements = parse_count(args["elements"].as<std::string>(), "--elements", 1, spec.max_elements);
-    if (args.count("experiment"))
-        for (const std::string& key : split_list(args["experiment"].as<std::string>())) {
-            if (std::find(spec.experiment_keys.begin(), spec.experiment_keys.end(), key) == spec.experiment_keys.end())
-                throw InputError("--experiment '" + key + "' is not an experiment; accepted: " + keys);
-            o.experiments.push_back(key);
-        }
+    if (args.count("experiment")) o.experiments = split_list(args["experiment"].as<std::string>());
+    require_known(o.experiments, spec.experiment_keys, "--experiment", "an experiment; accepted: " + keys);
+    // Named before the GPU is looked for: a misspelt variant is bad input on any machine. The
+    // default length is the GPU's; any long array has every variant.
+    const size_t n = o.elements ? size_t(o.elements) : size_t(1) << 20;
+    require_known(o.variants, spec.variant_names(n, o.experiments), "--variant",
+                  "a variant of the experiments run; accepted: experiment/variant as in the tables, e.g. memory/B read-swapped");
     return o;
 }
 
-// Every name must be one of `known` (experiment/variant): bad input otherwise.
-void check_variant_names(const std::vector<std::string>& names, const std::vector<std::string>& known) {
-    for (const std::string& name : names)
-        if (std::find(known.begin(), known.end(), name) == known.end())
-            throw InputError("--variant '" + name + "' is not a variant of the experiments run; accepted: experiment/variant as in "
-                             "the tables, e.g. memory/B read-swapped");
-}
-
-// Only the variants named (experiment/variant), in the experiments' order; all when none are.
-std::vector<ArrayExperiment> selected_variants(std::vector<ArrayExperiment> experiments, const std::vector<std::string>& names) {
-    if (names.empty()) return experiments;
+// Only the variants --variant names (experiment/variant), in the experiments' order; all when it names none.
+std::vector<ArrayExperiment> selected_variants(std::vector<ArrayExperiment> experiments, const RunOptions& options) {
+    if (options.variants.empty()) return experiments;
     for (ArrayExperiment& e : experiments) {
-        std::vector<ArrayVariant> kept;
-        for (ArrayVariant& v : e.variants)
-            if (std::find(names.begin(), names.end(), qualified_name(e, v)) != names.end()) kept.push_back(std::move(v));
-        e.variants = std::move(kept);
+        const auto unnamed = [&](const ArrayVariant& v) { return !options.selects(qualified_name(e, v)); };
+        e.variants.erase(std::remove_if(e.variants.begin(), e.variants.end(), unnamed), e.variants.end());
     }
     experiments.erase(std::remove_if(experiments.begin(), experiments.end(), [](const ArrayExperiment& e) { return e.variants.empty(); }),
                       experiments.end());
@@ -111,8 +104,8 @@ std::vector<ArrayExperiment> selected_variants(std::vector<ArrayExperiment> expe
 
 // The array lab's run on the skeleton every lab shares (family_run.hpp). Every mode runs on the
 // GPU, so it is looked for before the header, which names the device and the arrays' length; the
-// arrays are made by each mode that uses them (the grader's timer's worker lays its own over the
-// timer's block). The bench (run_variants) is Google Benchmark's, which prints its own report.
+// arrays are made with it, for every mode but the grader's timer's worker, which lays its own over
+// the timer's block. The bench (run_variants) is Google Benchmark's, which prints its own report.
 class ArrayRun : public FamilyRun {
   public:
     ArrayRun(const ArrayLabSpec& spec, const ArrayOptions& options, const std::string& benchmark_format)
@@ -138,34 +131,30 @@ class ArrayRun : public FamilyRun {
         report_.image_source = source;
         report_.elements = n_;
         report_.byte_model = "per experiment: each table states its byte (or flop) model";
-    }
-
-    // The lab's arrays and the selected variants on them; for peer timing in one block that the
-    // worker maps (array_memory.hpp).
-    void make_arrays() {
+        if (options_.timed_by >= 0) return;  // the grader's timer makes the arrays: none of this run's own
+        // The lab's arrays and the selected variants on them; for peer timing in one block that the
+        // worker maps (array_memory.hpp).
         memory_ = std::make_unique<ArrayMemory>(options_.timer_of >= 0 ? ArrayMemory::exported_block() : ArrayMemory::separate_arrays());
         workspace_ = spec_.workspace(n_, session_->info(), session_->copy_bandwidth_gbs(), options_.seed, *memory_);
-        experiments_ = selected_variants(workspace_->experiments(options_.experiments), options_.variants);
+        experiments_ = selected_variants(workspace_->experiments(options_.experiments), options_);
     }
 
     // --check-only: each variant once, checked (graded: its bytes written), nothing timed. --compare,
     // given too, is the mode.
     std::optional<int> run_own_mode() override {
         if (!options_.check_only || !options_.compare_file.empty()) return std::nullopt;
-        make_arrays();
-        const int status = check_arrays_once(experiments_, *session_, options_.raw_out_dir, options_.unknown_launches_pass(), report_);
+        const int status = check_arrays_once(experiments_, *session_, options_, report_);
         print_array_results(report_, options_.format, std::cout);
         return status;
     }
 
     int compare_raw_results() override {
-        make_arrays();
         const int status = compare_array_results(experiments_, options_.compare_file, workspace_->bytes(), report_);
         print_array_results(report_, options_.format, std::cout);
         return status;
     }
 
-    // --timed-by: the grader's timer makes the arrays, none of this run's own.
+    // --timed-by: on the arrays the grader's timer makes.
     int serve_timer(PeerLink& link) override {
         ArrayPeerServer server(*session_, spec_, options_.seed);
         return serve_peer_timer(link, *session_, server);
@@ -173,14 +162,11 @@ class ArrayRun : public FamilyRun {
 
     // --timer-of: times another process's variants on this run's arrays (array_peer.hpp); runs none itself.
     void time_peer(PeerLink& link) override {
-        make_arrays();
         ArrayPeerTarget target(*session_, *workspace_, *memory_, n_, experiments_);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const ArrayExperiment& e : experiments_)
             for (const ArrayVariant& v : e.variants) {
-                VariantResult r;
-                r.name = qualified_name(e, v);
-                r.kind = "gpu";
+                VariantResult r = array_row(qualified_name(e, v), "gpu");
                 timer.time_variant(r.name, r);
                 report_.results.push_back(r);
             }
@@ -189,18 +175,14 @@ class ArrayRun : public FamilyRun {
 
     // The timed run: the GPU was found before the header.
     void run_variants(const std::string&) override {
-        make_arrays();
-        const ArrayBenchPlan plan{program_of(spec_), options_.warmup, options_.reps, options_.flush_l2, options_.format,
-                                  options_.raw_out_dir, options_.unknown_launches_pass(), benchmark_format_};
         const DeviceInfo& device = session_->info();
         std::vector<std::string> header = {"convlab lab " + std::to_string(spec_.number) + ": " + spec_.title, "GPU      " + describe_gpu(device)};
         for (const std::string& line : spec_.describe(device, session_->copy_bandwidth_gbs(), n_, options_.seed)) header.push_back(line);
-        header.push_back("Timing   median of " + std::to_string(plan.reps) + " launches after " + std::to_string(plan.warmup) +
-                         " warm-ups (CUDA events through Google Benchmark's manual time" +
-                         (plan.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "); every variant checked before and after timing");
-        // Machine-readable Google Benchmark output owns stdout; the summary then goes to stderr.
-        const bool machine = benchmark_format_ == "json" || benchmark_format_ == "csv";
-        bench_arrays(experiments_, *session_, plan, header, report_, machine ? std::cerr : std::cout, std::cout);
+        header.push_back("Timing   median of " + std::to_string(options_.reps) + " launches after " +
+                         std::to_string(options_.warmup) + " warm-ups (CUDA events through Google Benchmark's manual time" +
+                         (options_.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") +
+                         "); every variant checked before and after timing");
+        bench_arrays(experiments_, *session_, options_, benchmark_format_, header, report_);
     }
 
     // Peer timing's rows, printed as check-only's and compare's are. After the timed run there is
@@ -219,24 +201,18 @@ class ArrayRun : public FamilyRun {
     std::vector<ArrayExperiment> experiments_;
 };
 
-int run(int argc, char** argv, const ArrayLabSpec& spec) {
-    const std::string benchmark_format = benchmark_format_of(argc, argv);
-    take_benchmark_flags(&argc, argv);
-    const ArrayOptions options = parse_array_options(argc, argv, spec);
-    if (options.help) {
-        std::cout << options.help_text;
-        return kExitPass;
-    }
-    // Named before the GPU is looked for: a misspelt variant is bad input on any machine. The
-    // default length is the GPU's; any long array has every variant.
-    check_variant_names(options.variants, spec.variant_names(options.elements ? size_t(options.elements) : size_t(1) << 20, options.experiments));
-    return ArrayRun(spec, options, benchmark_format).run("arrays (seed " + std::to_string(options.seed) + ")");
-}
-
 }  // namespace
 
 int run_array_lab(int argc, char** argv, const ArrayLabSpec& spec) {
-    return guarded_main(program_of(spec), "fewer --elements", [&] { return run(argc, argv, spec); });
+    return guarded_main(program_of(spec), "fewer --elements", [&] {
+        const std::string benchmark_format = take_benchmark_flags(&argc, argv);
+        const ArrayOptions options = parse_array_options(argc, argv, spec);
+        if (options.help) {
+            std::cout << options.help_text;
+            return int(kExitPass);
+        }
+        return ArrayRun(spec, options, benchmark_format).run("arrays (seed " + std::to_string(options.seed) + ")");
+    });
 }
 
 }  // namespace convlab

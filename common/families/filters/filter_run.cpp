@@ -23,9 +23,7 @@
 #include "common/families/filters/image_peer.hpp"
 #include "common/grading/peer_link.hpp"
 #include "common/core/reference.hpp"
-#include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
-#include "common/report/report.hpp"
 #include "common/check/spot_check.hpp"
 #include "common/core/synthetic.hpp"
 #include "common/timing/transfers.hpp"
@@ -47,30 +45,6 @@ namespace {
 
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 
-VariantResult result_row(const std::string& name, const std::string& description, const char* kind,
-                         const char* status = "", const std::string& message = "") {
-    VariantResult r;
-    r.name = name;
-    r.description = description;
-    r.kind = kind;
-    r.status = status;
-    r.message = message;
-    return r;
-}
-
-template <class Predicate>
-bool has_variant_where(const LabSpec& spec, Predicate holds) {
-    return std::any_of(spec.cpu.begin(), spec.cpu.end(), holds) || std::any_of(spec.gpu.begin(), spec.gpu.end(), holds);
-}
-
-bool has_two_pass_variants(const LabSpec& spec) {
-    return has_variant_where(spec, [](const auto& v) { return v.model.separable; });
-}
-
-bool has_integer_sum_variants(const LabSpec& spec) {
-    return has_variant_where(spec, [](const auto& v) { return v.model.integer_sums; });
-}
-
 // One lab run: every selected variant for every mask of the sweep (usually one mask).
 class LabRun : public FamilyRun {
   public:
@@ -88,7 +62,26 @@ class LabRun : public FamilyRun {
 
     bool graded() const { return options_.graded(); }
 
-    void fill_header(const std::string& source) override { fill_report_header(source); }
+    void fill_header(const std::string& source) override {
+        report_ = report_of_image_run(spec_.number, spec_.title, options_, source, image_);
+        for (const Mask& m : options_.masks) {
+            const bool two_pass = m.separable() && any_variant_has(&WorkModel::separable);
+            report_.two_pass_tolerances.push_back(two_pass ? std::optional(separable_tolerance_for(m)) : std::nullopt);
+            const bool integer = m.box() && any_variant_has(&WorkModel::integer_sums);
+            report_.integer_sum_tolerances.push_back(integer ? std::optional(integer_box_tolerance()) : std::nullopt);
+        }
+        report_.cpu_reps = options_.cpu_reps;
+        report_.baseline = spec_.baseline;
+        report_.has_gpu_part = has_gpu_part();
+    }
+
+    // Whether a variant of the lab, CPU or GPU, sums as its work model's `flag` says (the header's
+    // tolerances for two-pass and integer sums).
+    bool any_variant_has(bool WorkModel::*flag) const {
+        const auto has = [flag](const auto& v) { return v.model.*flag; };
+        return std::any_of(spec_.cpu.begin(), spec_.cpu.end(), has) || std::any_of(spec_.gpu.begin(), spec_.gpu.end(), has);
+    }
+
     bool has_gpu_part() const override { return !spec_.gpu.empty(); }
     // A lab whose variants run on another back end (OpenCL) asks it for its device, and may have
     // a mode of its own (--cl-list).
@@ -98,51 +91,40 @@ class LabRun : public FamilyRun {
     std::optional<int> run_own_mode() override {
         return spec_.device ? spec_.device->run_own_mode(options_) : std::nullopt;
     }
-    bool gpu_variants_selected() const override { return selected_gpu_variants(); }
-
-    void run_variants(const std::string& gpu_reason) override {
-        if (has_gpu_part() && gpu_reason.empty()) open_gpu();
-        for (const Mask& mask : options_.masks) run_case(mask);
-    }
-
-    void add_figures() override {
-        add_own_figures();
-        derive_figures(report_);
-    }
-
-    void run_case(const Mask& mask) {
-        Case c{mask, Problem{image_, mask, options_.border}, {}};
-        if (!graded()) run_reference(c);
-        for (const CpuVariant& v : spec_.cpu) {
-            if (!options_.selects(v.name)) continue;
-            if (graded() && v.kit_reference) skip(c, v, "skipped: the kit's CPU reference, which a --raw-out run does not hold");
-            else run_cpu_variant(c, v);
-        }
-        if (session_ && session_->healthy()) session_->load_mask(mask);
-        for (const GpuVariant& v : spec_.gpu) {
-            if (!options_.selects(v.name)) continue;
-            if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
-            else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
-            else run_gpu_variant(c, v);
-        }
-        if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
-    }
-
-    bool selected_gpu_variants() const {
+    bool gpu_variants_selected() const override {
         return std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [&](const GpuVariant& v) { return options_.selects(v.name); });
     }
 
-    void fill_report_header(const std::string& source) {
-        report_ = report_of_image_run(spec_.number, spec_.title, options_, source, image_);
-        for (const Mask& m : options_.masks) {
-            const bool two_pass = m.separable() && has_two_pass_variants(spec_);
-            report_.two_pass_tolerances.push_back(two_pass ? std::optional(separable_tolerance_for(m)) : std::nullopt);
-            const bool integer = m.box() && has_integer_sum_variants(spec_);
-            report_.integer_sum_tolerances.push_back(integer ? std::optional(integer_box_tolerance()) : std::nullopt);
+    void run_variants(const std::string& gpu_reason) override {
+        if (has_gpu_part() && gpu_reason.empty()) open_gpu();
+        for (const Mask& mask : options_.masks) {
+            Case c{mask, Problem{image_, mask, options_.border}, {}};
+            if (!graded()) run_reference(c);
+            for (const CpuVariant& v : spec_.cpu) {
+                if (!options_.selects(v.name)) continue;
+                if (graded() && v.kit_reference)
+                    skip(c, v, "skipped: the kit's CPU reference, which a --raw-out run does not hold");
+                else run_cpu_variant(c, v);
+            }
+            if (session_ && session_->healthy()) session_->load_mask(mask);
+            for (const GpuVariant& v : spec_.gpu) {
+                if (!options_.selects(v.name)) continue;
+                if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
+                else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
+                else run_gpu_variant(c, v);
+            }
+            if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
         }
-        report_.cpu_reps = options_.cpu_reps;
-        report_.baseline = spec_.baseline;
-        report_.has_gpu_part = !spec_.gpu.empty();
+    }
+
+    // The lab's own figures (LabSpec::own_figures) on every row, each with its own mask's problem;
+    // then the derived ones.
+    void add_figures() override {
+        if (spec_.own_figures)
+            for (VariantResult& r : report_.results)
+                for (const Mask& mask : options_.masks)
+                    if (mask.spec == r.mask_spec) spec_.own_figures(r, Problem{image_, mask, options_.border});
+        derive_figures(report_);
     }
 
     void open_gpu() {
@@ -166,21 +148,22 @@ class LabRun : public FamilyRun {
         if (spec_.transfers) report_.transfers = measure_transfer_bandwidth(image_.elements());
     }
 
-    VariantResult row(const Case& c, const std::string& name, const std::string& description, const char* kind) const {
-        VariantResult r = result_row(name, description, kind);
+    // A row of the case, with its work model for the derived figures and its tolerance.
+    VariantResult row(const Case& c, const std::string& name, const std::string& description, const char* kind,
+                      const WorkModel& model = {}) const {
+        VariantResult r;
+        r.name = name;
+        r.description = description;
+        r.kind = kind;
         r.mask_spec = c.mask.spec;
         r.mask_size = c.mask.k;
-        r.tolerance = tolerance_for(c.mask);
+        r.model = model;
+        r.tolerance = tolerance_for(c.mask, model);
         return r;
     }
-
-    // A variant's row, with its work model for the derived figures.
     template <class Variant>
     VariantResult variant_row(const Case& c, const Variant& v, const char* kind) const {
-        VariantResult r = row(c, v.name, v.description, kind);
-        r.model = v.model;
-        r.tolerance = tolerance_for(c.mask, v.model);
-        return r;
+        return row(c, v.name, v.description, kind, v.model);
     }
 
     // A result of row r's variant, checked within r's tolerance.
@@ -189,25 +172,30 @@ class LabRun : public FamilyRun {
                             c.mask.radius(), tile);
     }
 
-    void record_check(VariantResult& r, const CheckResult& result) {
+    void record_check(VariantResult& r, const CheckResult& result, const std::string& why = "") {
         r.check = result;
         r.status = result.passed ? "pass" : "fail";
-        r.message = result.summary();
+        r.message = why + result.summary();
     }
 
-    // A graded run's timed runs: the values the spot checker drew, recorded for the trusted check.
-    void record_spots(SpotRecord& record, int rep, const std::vector<size_t>& positions, const float* values) const {
-        record.add(options_.fresh_input ? fresh_seed(rep) : 0, positions, values);
+    // A further result of row r's variant (after timing, or end to end), checked as the first was:
+    // a wrong one fails the row, its summary after `why`. Whether it passed.
+    bool recheck(const Case& c, VariantResult& r, const std::vector<float>& got, TileShape tile, const std::string& why) {
+        const CheckResult result = check(c, r, got, tile);
+        if (!result.passed) record_check(r, result, why);
+        return result.passed;
     }
-    void write_spots(const Case& c, const std::string& name, const SpotRecord& record) const {
-        record.write(spot_record_path(options_.raw_out_dir, picture_name(name, c.mask)));
-    }
-
     // A result that passed once and then failed after the timed repetitions usually means a race.
-    void recheck_after_timing(VariantResult& r, const CheckResult& result) {
-        if (result.passed) return;
-        record_check(r, result);
-        r.message = "passed the first run but failed after timing (a race?): " + r.message;
+    static constexpr const char* kFailedAfterTiming = "passed the first run but failed after timing (a race?): ";
+
+    // Timed run `rep`'s values at the spot checker's positions: in a graded run recorded for the
+    // trusted check; otherwise checked against the case's reference, or with fresh inputs the
+    // reference of that run's input, computed at each position alone.
+    void spot_check(const Case& c, SpotChecker& spots, SpotRecord& record, int rep, const std::vector<size_t>& positions,
+                    const float* values) const {
+        if (graded()) record.add(options_.fresh_input ? fresh_seed(rep) : 0, positions, values);
+        else if (!options_.fresh_input) spots.check(rep, values, [&c](size_t i) { return double(c.reference[i]); });
+        else spots.check(rep, values, [this, &c, seed = fresh_seed(rep)](size_t i) { return reference_at(c, seed, i); });
     }
 
     // After a variant's timed runs: the spot checks of every run; the last one's result checked
@@ -216,7 +204,7 @@ class LabRun : public FamilyRun {
     // to the host clock.
     void after_timing(const Case& c, VariantResult& r, const std::vector<float>& out, TileShape tile, const SpotChecker& spots) {
         r.spot_checks = spots.result();
-        if (!options_.fresh_input) recheck_after_timing(r, check(c, r, out, tile));
+        if (!options_.fresh_input) recheck(c, r, out, tile, kFailedAfterTiming);
         const SpotChecks& s = spots.result();
         if (s.failed_runs && r.status == "pass") {
             r.status = "fail";
@@ -240,19 +228,11 @@ class LabRun : public FamilyRun {
     // grader checks the last run's result against this seed.
     uint64_t fresh_seed(int rep) const { return options_.seed + 1 + uint64_t(rep); }
     Image fresh_input(int rep) const { return make_random_image(image_.width, image_.height, image_.channels, fresh_seed(rep)); }
-
-    SpotChecker spot_checker(const Case& c, const VariantResult& r) const {
-        return SpotChecker(image_.width, image_.height, image_.channels, c.mask.radius(), r.tolerance);
+    // The reference value at index i of the case's result for the input of seed `seed`, alone.
+    double reference_at(const Case& c, uint64_t seed, size_t i) const {
+        return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
     }
-    // The reference value at an index of timed run `rep`'s result: the case's reference, or with
-    // fresh inputs the reference of that run's input, computed at that index alone.
-    std::function<double(size_t)> expected_in_run(const Case& c, int rep) const {
-        if (!options_.fresh_input) return [&c](size_t i) { return double(c.reference[i]); };
-        const uint64_t seed = fresh_seed(rep);
-        return [this, &c, seed](size_t i) {
-            return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
-        };
-    }
+    TimingPlan timing_plan() const { return {options_.warmup, options_.reps, options_.flush_l2}; }
 
     std::string picture_name(const std::string& name, const Mask& mask) const {
         return options_.masks.size() > 1 ? name + "-k" + std::to_string(mask.k) : name;
@@ -266,10 +246,8 @@ class LabRun : public FamilyRun {
         c.reference.assign(image_.elements(), kPoison);
         const bool two_pass = spec_.two_pass_reference && c.mask.separable();
         conv2d_cpu_reference(image_, c.mask, options_.border, c.reference.data(), two_pass);
-        VariantResult r = row(c, "openmp-reference",
-                              two_pass ? "the harness's CPU reference, double, all cores, a row pass then a column pass"
-                                       : "the harness's CPU reference, double, all cores",
-                              "reference");
+        const std::string passes = two_pass ? ", a row pass then a column pass" : "";
+        VariantResult r = row(c, "openmp-reference", "the harness's CPU reference, double, all cores" + passes, "reference");
         if (two_pass) r.model = WorkModel{5, true};  // its flops are 2K a value
         r.status = "pass";
         r.message = "the reference every result is checked against";
@@ -293,12 +271,11 @@ class LabRun : public FamilyRun {
                 if (graded()) record_written(r);
                 else record_check(r, check(c, r, out, {}));
                 const bool timed = ended_well(r) && !options_.check_only;
-                if (threads == counts.front() && !timed) write_raw(c, v.name, out);
+                SpotRecord record;
                 if (timed) {
                     std::vector<double> samples, paths;
                     std::vector<int> busy;
-                    SpotChecker spots = spot_checker(c, r);
-                    SpotRecord record;
+                    SpotChecker spots(image_.width, image_.height, image_.channels, c.mask.radius(), r.tolerance);
                     std::vector<float> sampled(SpotChecker::kValuesPerRun);
                     for (int rep = 0; rep < options_.cpu_reps; ++rep) {
                         // --fresh-input-each-rep: a new input every time (generated outside the timing).
@@ -312,29 +289,22 @@ class LabRun : public FamilyRun {
                         busy.push_back(used.busy_threads);
                         const std::vector<size_t>& positions = spots.draw();
                         for (size_t n = 0; n < positions.size(); ++n) sampled[n] = out[positions[n]];
-                        if (graded()) record_spots(record, rep, positions, sampled.data());
-                        else spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                        spot_check(c, spots, record, rep, positions, sampled.data());
                     }
                     r.time = summarize(samples);
                     r.critical_path = summarize(paths);
                     std::nth_element(busy.begin(), busy.begin() + busy.size() / 2, busy.end());
                     r.busy_threads = busy[busy.size() / 2];  // in a typical run, not the best or worst
-                    note_idle_threads(r);
-                    if (threads == counts.front()) {
-                        write_raw(c, v.name, out);
-                        if (graded()) write_spots(c, v.name, record);
-                    }
+                    // Threads asked for but not used: the wall clock shows it only on an idle machine.
+                    if (threads > 1 && r.busy_threads < threads && r.busy_threads < omp_get_num_procs())
+                        report_.notes.push_back("warning: " + r.name + " (" + std::to_string(threads) + " threads): only " +
+                                                std::to_string(r.busy_threads) + " of them did work in a typical timed run");
                     if (!graded()) after_timing(c, r, out, {}, spots);
                 }
-            } catch (const NotImplemented& e) {
-                r.status = "not-implemented";
-                r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
-            } catch (const Unsupported& e) {  // e.g. a separable variant given a mask of rank 2
-                r.status = "skipped";
-                r.message = std::string("skipped: ") + e.what();
-            } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
-                r.status = "error";
-                r.message = e.what();
+                // A graded run writes one result a variant: its first thread count's.
+                if (threads == counts.front()) write_raw(c, v.name, out, timed ? &record : nullptr);
+            } catch (...) {
+                record_thrown(r, spec_.student_files);
             }
             note_noise(r);
             report_.results.push_back(r);
@@ -364,47 +334,36 @@ class LabRun : public FamilyRun {
                                           : session_->uncounted_launches();
             }
             const bool timed = ended_well(r) && !options_.check_only;
-            if (!timed && on_gpu) write_raw(c, v.name, out);
+            SpotRecord record;
             if (timed) {
-                const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
                 std::function<void(int)> fresh;
                 if (options_.fresh_input) fresh = [&](int rep) { session_->load_random_input(fresh_seed(rep)); };
-                SpotChecker spots = spot_checker(c, r);
-                SpotRecord record;
+                SpotChecker spots(image_.width, image_.height, image_.channels, c.mask.radius(), r.tolerance);
                 std::vector<float> sampled(SpotChecker::kValuesPerRun);
-                const auto spot_check = [&](int rep) {
+                const auto spot_check_run = [&](int rep) {
                     const std::vector<size_t>& positions = spots.draw();
                     session_->sample_output(positions, sampled.data());
-                    if (graded()) record_spots(record, rep, positions, sampled.data());
-                    else spots.check(rep, sampled.data(), expected_in_run(c, rep));
+                    spot_check(c, spots, record, rep, positions, sampled.data());
                 };
                 try {
-                    r.time = session_->time([&] { v.launch(args); }, plan, true, fresh, spot_check);
+                    r.time = session_->time([&] { v.launch(args); }, timing_plan(), true, fresh, spot_check_run);
                     session_->fetch_output(out.data());
                 } catch (const DeviceError&) {
                     restore_input();
                     throw;
                 }
-                write_raw(c, v.name, out);
                 restore_input();
-                if (graded()) write_spots(c, v.name, record);
-                else after_timing(c, r, out, v.tile, spots);
+                if (!graded()) after_timing(c, r, out, v.tile, spots);
             }
+            if (on_gpu) write_raw(c, v.name, out, timed ? &record : nullptr);
             if (ended_well(r) && v.end_to_end) run_end_to_end(c, v, r);
             if (r.status == "pass" && spec_.transfers) time_transfers(c, v, r);
-        } catch (const NotImplemented& e) {
-            r.status = "not-implemented";
-            r.message = std::string(e.what()) + " (" + spec_.student_files + ")";
-        } catch (const Unsupported& e) {
-            r.status = "skipped";
-            r.message = std::string("skipped: ") + e.what();
-        } catch (const ReferenceWithheld& e) {  // the variant called the kit's reference: it alone fails
-            r.status = "error";
-            r.message = e.what();
-        } catch (const DeviceError& e) {
+        } catch (const DeviceError& e) {  // CUDA's or the lab's back end's (LabSpec::device)
             r.status = "error";
             r.message = e.what();
             cuda_failed_ = cuda_failed_ || !session_->healthy();
+        } catch (...) {
+            record_thrown(r, spec_.student_files);
         }
         note_noise(r);
         report_.results.push_back(r);
@@ -424,26 +383,19 @@ class LabRun : public FamilyRun {
         // A timed run with fresh inputs checks (and grades) the kernels only.
         if (!options_.fresh_input) write_raw(c, end_to_end_result_name(v.name), out);
         if (graded()) return;  // the trusted check judges it
-        const CheckResult result = check(c, r, out, v.tile);
-        if (!result.passed) {
-            record_check(r, result);
-            r.message = "kernel passed, end-to-end version failed: " + r.message;
-            return;
-        }
+        if (!recheck(c, r, out, v.tile, "kernel passed, end-to-end version failed: ")) return;
         if (options_.check_only || options_.fresh_input) return;
-        const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
         r.end_to_end = session_->time([&] {
             std::fill(out.begin(), out.end(), kPoison);
             v.end_to_end(c.problem, out.data());
-        }, plan, false);
-        recheck_after_timing(r, check(c, r, out, v.tile));
+        }, timing_plan(), false);
+        recheck(c, r, out, v.tile, kFailedAfterTiming);
     }
 
     // LabSpec::transfers: the variant's kernels inside the harness's own allocate, copy in, launch,
     // copy out and free, from pageable and then from pinned host memory; each result checked.
     void time_transfers(const Case& c, const GpuVariant& v, VariantResult& r) {
         if (options_.check_only || options_.fresh_input) return;
-        const TimingPlan plan{options_.warmup, options_.reps, options_.flush_l2};
         for (bool pinned : {false, true}) {
             if (!host_problems_[pinned]) {
                 host_problems_[pinned] = std::make_unique<HostProblem>(image_.elements(), pinned);
@@ -451,25 +403,23 @@ class LabRun : public FamilyRun {
             }
             const HostProblem& host = *host_problems_[pinned];
             const auto once = [&] { run_with_copies(host, image_, c.mask, options_.border, spec_.float_intermediate, v.launch); };
-            (pinned ? r.end_to_end_pinned : r.end_to_end) = session_->time(once, plan, false, [&](int) {
+            (pinned ? r.end_to_end_pinned : r.end_to_end) = session_->time(once, timing_plan(), false, [&](int) {
                 std::fill(host.output(), host.output() + host.elements(), kPoison);
             });
             const std::vector<float> out(host.output(), host.output() + host.elements());
-            const CheckResult result = check(c, r, out, v.tile);
-            if (!result.passed) {
-                record_check(r, result);
-                r.message = std::string("kernel passed, end to end from ") + (pinned ? "pinned" : "pageable") +
-                            " memory failed: " + r.message;
-                return;
-            }
+            const std::string from = pinned ? "pinned" : "pageable";
+            if (!recheck(c, r, out, v.tile, "kernel passed, end to end from " + from + " memory failed: ")) return;
         }
     }
 
     // --raw-out: a result exactly as the variant left it (the first run's, or after timing the last
-    // timed run's), for a checker in another process.
-    void write_raw(const Case& c, const std::string& name, const std::vector<float>& values) const {
-        if (options_.raw_out_dir.empty()) return;
-        write_raw_floats(raw_result_path(options_.raw_out_dir, picture_name(name, c.mask)), values);
+    // timed run's, with the record of its timed runs' spot values), for a checker in another process.
+    void write_raw(const Case& c, const std::string& name, const std::vector<float>& values,
+                   const SpotRecord* spots = nullptr) const {
+        if (!graded()) return;
+        const std::string result = picture_name(name, c.mask);
+        write_raw_floats(raw_result_path(options_.raw_out_dir, result), values);
+        if (spots) spots->write(spot_record_path(options_.raw_out_dir, result));
     }
 
     // --timed-by: the grader's timer runs this program's variants on its own buffers (peer_worker.hpp).
@@ -505,14 +455,6 @@ class LabRun : public FamilyRun {
         return *cuda_;
     }
 
-    // The lab's own figures (LabSpec::own_figures) on every row, each with its own mask's problem.
-    void add_own_figures() {
-        if (!spec_.own_figures) return;
-        for (VariantResult& r : report_.results)
-            for (const Mask& mask : options_.masks)
-                if (mask.spec == r.mask_spec) spec_.own_figures(r, Problem{image_, mask, options_.border});
-    }
-
     // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
     // No variant runs.
     int compare_raw_results() override {
@@ -545,9 +487,8 @@ class LabRun : public FamilyRun {
         const std::string problem =
             !std::filesystem::is_regular_file(path)
                 ? "no spot record of its timed runs beside it (" + std::filesystem::path(path).filename().string() + ")"
-                : check_spot_record(path, options_.seed, runs, image_.elements(), r.tolerance, [&](uint64_t seed, size_t i) {
-                      return reference_value_of_seed(seed, image_.width, image_.height, image_.channels, c.mask, options_.border, i);
-                  });
+                : check_spot_record(path, options_.seed, runs, image_.elements(), r.tolerance,
+                                    [&](uint64_t seed, size_t i) { return reference_at(c, seed, i); });
         if (problem.empty()) return;
         r.status = "fail";
         r.message = problem;
@@ -559,13 +500,6 @@ class LabRun : public FamilyRun {
         r.status = "skipped";
         r.message = why;
         report_.results.push_back(r);
-    }
-
-    // Threads asked for but not used: the wall clock shows it only on an idle machine.
-    void note_idle_threads(const VariantResult& r) {
-        if (r.threads > 1 && r.busy_threads < r.threads && r.busy_threads < omp_get_num_procs())
-            report_.notes.push_back("warning: " + r.name + " (" + std::to_string(r.threads) + " threads): only " +
-                                    std::to_string(r.busy_threads) + " of them did work in a typical timed run");
     }
 
     void note_noise(const VariantResult& r) {
@@ -580,9 +514,8 @@ class LabRun : public FamilyRun {
         out_.save_image("input", image_);
         for (const auto& [name, values] : references_) out_.save_result(name, values, image_);
         for (const Picture& p : pictures_) {
-            const std::vector<float>& reference = references_.at(p.reference).second;
             out_.save_result(p.name, p.values, image_);
-            out_.save_difference(p.name + "-diff", p.values, reference, image_);
+            out_.save_difference(p.name + "-diff", p.values, references_.at(p.reference).second, image_);
         }
         std::cerr << "lab" << spec_.number << ": pictures saved in " << out_.path() << "/\n";
     }
@@ -606,20 +539,10 @@ class LabRun : public FamilyRun {
 
 }  // namespace
 
-namespace {
-
-// The lab's variants, and after its GPU variants those of the expert tier this program holds
-// (a reference solution's: expert_tier.hpp), of this lab's variants only.
-LabSpec with_expert_tier(LabSpec spec) {
-    for (GpuVariant& v : expert_variants_of<GpuVariant>(spec.gpu)) spec.gpu.push_back(std::move(v));
-    return spec;
-}
-
-}  // namespace
-
 int run_lab(int argc, char** argv, const LabSpec& lab) {
     return guarded_main("lab" + std::to_string(lab.number), "a smaller --size or --tile-to", [&] {
-        const LabSpec spec = with_expert_tier(lab);
+        LabSpec spec = lab;
+        add_expert_tier(spec.gpu);  // a reference solution's tuned rows, after the design's (expert_tier.hpp)
         const Options options = parse_options(argc, argv, spec);
         if (options.help) {
             std::cout << options.help_text;

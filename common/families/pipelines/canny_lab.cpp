@@ -53,11 +53,9 @@ struct CpuStage {
 constexpr CpuStage kCpuStages[] = {{"smoothing", 5}, {"gradients", 9}, {"suppression", 9}, {"thresholds", 5}, {"hysteresis", 2}};
 
 // Lab 8's own figures on a row (report.hpp's Figure): the stage a row times (none: the whole
-// pipeline), its share of its pipeline's stage times, a hysteresis' global rounds and the time
-// of one, and the whole edge map's agreement with the reference's (canny.hpp's Pco, Pnd, Pfa).
-void set_stage(VariantResult& r, const std::string& stage) {
-    if (!stage.empty()) r.set_label("stage", "stage", stage);
-}
+// pipeline; CannyRun::row sets it), its share of its pipeline's stage times, a hysteresis' global
+// rounds and the time of one, and the whole edge map's agreement with the reference's (canny.hpp's
+// Pco, Pnd, Pfa).
 std::string stage_of(const VariantResult& r) { return r.label("stage"); }
 void set_rounds(VariantResult& r, int rounds) { r.set_figure("rounds", "rounds", "", rounds, 0); }
 void set_edge_agreement(VariantResult& r, const EdgeAgreement& a) {
@@ -66,8 +64,9 @@ void set_edge_agreement(VariantResult& r, const EdgeAgreement& a) {
     r.set_figure("pfa", "Pfa", "", a.pfa, 4);
 }
 
-// Each stage row's share of the sum of the stage rows' times, and a hysteresis stage's time a round.
-void set_shares(std::vector<VariantResult>& rows) {
+// Rows of one pipeline's run (or the reference's) onto `results`, each stage row with its share of
+// the sum of the stage rows' times, and a hysteresis stage's time a round.
+void add_with_shares(std::vector<VariantResult>& results, std::vector<VariantResult> rows) {
     double sum = 0;
     for (const VariantResult& r : rows)
         if (!stage_of(r).empty() && r.time) sum += r.time->median_ms;
@@ -77,12 +76,14 @@ void set_shares(std::vector<VariantResult>& rows) {
         const std::optional<double> rounds = r.number("rounds");
         if (rounds && *rounds > 0) r.set_figure("ms_per_round", "ms/round", "ms", r.time->median_ms / *rounds);
     }
+    results.insert(results.end(), rows.begin(), rows.end());
 }
 
-// The bytes a pixel of the CPU reference's five stages, under their models.
-double cpu_pipeline_bytes() {
+// The bytes a pixel of a pipeline of these stages (the CPU reference's, or a GPU pipeline's), under their models.
+template <class Stages>
+double pipeline_bytes(const Stages& stages) {
     double bytes = 0;
-    for (const CpuStage& s : kCpuStages) bytes += s.bytes_per_pixel;
+    for (const auto& s : stages) bytes += s.bytes_per_pixel;
     return bytes;
 }
 
@@ -91,6 +92,12 @@ double cpu_pipeline_bytes() {
 // named "PIPELINE STAGE", the name a grading spec's "raw" gives.
 std::string stage_result(const CannyPipeline& p, const CannyStage& s) { return p.name + " " + s.name; }
 std::string pipeline_smoothing_result(const CannyPipeline& p) { return p.name + " smoothed"; }
+// Raw results of the buffers `bits` of `stages` (its largest magnitude `largest`) in folder dir,
+// each named `prefix` and the buffer's name.
+void write_planes(const std::string& dir, const std::string& prefix, unsigned bits, const CannyStages& stages, float largest) {
+    for (const BufferName& b : kBufferNames)
+        if (bits & b.bit) write_raw_floats(raw_result_path(dir, prefix + b.name), plane_values(b.bit, stages, largest));
+}
 
 float threshold_value(const Options& options, const char* name) {
     const std::string& text = options.lab_values.at(name);
@@ -141,52 +148,16 @@ class CannyRun : public FamilyRun {
     // --raw-out: the grader's run of one stage. It computes no reference (the grader's build
     // holds none): the stage's inputs are the trusted side's, read from --stage-inputs.
     bool graded() const { return options_.graded(); }
-    bool peer() const { return options_.timed_by >= 0 || options_.timer_of >= 0; }
     const std::string& lab_value(const char* name) const { return options_.lab_values.at(name); }
+    size_t pixels() const { return size_t(image_.width) * image_.height; }
 
     // The reference first, where this run may hold it (the header states its thresholds): not in
     // a graded run (the grader's build holds none) nor in peer timing (the timer checks with its own).
     void fill_header(const std::string& source) override {
-        if (!graded() && !peer()) {
+        if (!graded() && options_.timed_by < 0 && options_.timer_of < 0) {
             reference_ = canny_reference(image_, mask_, options_.border, thresholds_, 0);
             has_reference_ = true;
         }
-        fill_report_header(source);
-    }
-
-    std::optional<int> run_own_mode() override {
-        if (lab_value("write-stage-inputs").empty()) return std::nullopt;
-        return write_stage_inputs();
-    }
-
-    bool gpu_variants_selected() const override { return any_pipeline_selected(); }
-    bool cpu_part_runs() const override { return !graded(); }
-
-    void run_variants(const std::string& gpu_reason) override {
-        if (graded()) return run_graded(gpu_reason);
-        run_reference();
-        if (options_.selects(kCannySequential)) run_sequential();
-        if (gpu_reason.empty() && any_pipeline_selected()) open_gpu();
-        for (const CannyPipeline& p : spec_.pipelines) {
-            if (!options_.selects(p.name)) continue;
-            if (!gpu_reason.empty()) skip(p, "skipped: " + gpu_reason);
-            else if (!session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
-            else run_pipeline(p);
-        }
-    }
-
-    bool any_pipeline_selected() const {
-        return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return options_.selects(p.name); });
-    }
-
-    // Smoothing is lab 6's float sum in another order: held to twice the two-pass rounding bound
-    // of each (the reference's float sum and the GPU's both within it of the double sum).
-    Tolerance smoothing_tolerance() const {
-        const Tolerance t = separable_tolerance_for(mask_);
-        return {2 * t.atol, 2 * t.rtol};
-    }
-
-    void fill_report_header(const std::string& source) {
         report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
         report_.cpu_reps = options_.cpu_reps;
         report_.has_gpu_part = !spec_.pipelines.empty();
@@ -198,16 +169,58 @@ class CannyRun : public FamilyRun {
                              "reference's as Pco, Pnd, Pfa; outputs poisoned before every run; thresholds " +
                              describe_thresholds();
         std::string models = "per pixel, each input read once and each output written once:";
-        std::vector<std::string> named;
+        std::set<std::string> named;
         for (const CannyPipeline& p : spec_.pipelines)
             for (const CannyStage& s : p.stages)
-                if (std::find(named.begin(), named.end(), s.name) == named.end()) {
-                    named.push_back(s.name);
+                if (named.insert(s.name).second) {
                     const bool whole = s.bytes_per_pixel == std::floor(s.bytes_per_pixel);
                     models += std::string(named.size() > 1 ? "," : "") + " " + s.name + " " +
                               format_fixed(s.bytes_per_pixel, whole ? 0 : 1) + " B";
                 }
         report_.byte_model_rule = models + (named.empty() ? "" : "; hysteresis's once, whatever its rounds; a pipeline the sum of its stages'");
+    }
+
+    bool gpu_variants_selected() const override { return any_pipeline_selected(); }
+    bool cpu_part_runs() const override { return !graded(); }
+
+    // The reference and the sequential variant, then each selected pipeline, whole; a graded run
+    // (run_graded_stage) only the --stage of each of a submission's pipelines, never the expert tier's.
+    void run_variants(const std::string& gpu_reason) override {
+        if (!graded()) {
+            run_reference();
+            if (options_.selects(kCannySequential)) run_sequential();
+        }
+        if (gpu_reason.empty() && any_pipeline_selected()) {
+            open_session(1);
+            device_ = std::make_unique<CannyDevice>(session_->args(), thresholds_);
+        }
+        for (const CannyPipeline& p : spec_.pipelines) {
+            const CannyStage* graded_stage = graded() ? chosen_stage(p) : nullptr;
+            if (!options_.selects(p.name) || (graded() && (p.expert || !graded_stage))) continue;
+            std::string why = gpu_reason;
+            if (why.empty() && !session_->healthy()) why = "an earlier CUDA error ended the GPU part";
+            if (!why.empty()) report_.results.push_back(row(p.name, p.description, "gpu", "", 0, "skipped", "skipped: " + why));
+            else if (graded_stage) report_.results.push_back(run_graded_stage(p, *graded_stage));
+            else run_pipeline(p);
+        }
+    }
+
+    bool any_pipeline_selected() const {
+        return std::any_of(spec_.pipelines.begin(), spec_.pipelines.end(), [&](const CannyPipeline& p) { return options_.selects(p.name); });
+    }
+
+    // Pipeline p's stage that --stage names (a graded run, peer timing); null when p has none so named.
+    const CannyStage* chosen_stage(const CannyPipeline& p) const {
+        for (const CannyStage& s : p.stages)
+            if (s.name == lab_value("stage")) return &s;
+        return nullptr;
+    }
+
+    // Smoothing is lab 6's float sum in another order: held to twice the two-pass rounding bound
+    // of each (the reference's float sum and the GPU's both within it of the double sum).
+    Tolerance smoothing_tolerance() const {
+        const Tolerance t = separable_tolerance_for(mask_);
+        return {2 * t.atol, 2 * t.rtol};
     }
 
     // The reference's thresholds (absolute by now), and the fractions they came from; a run
@@ -223,12 +236,14 @@ class CannyRun : public FamilyRun {
     }
 
     VariantResult row(const std::string& name, const std::string& description, const char* kind, const std::string& stage,
-                      double bytes_per_pixel) const {
+                      double bytes_per_pixel, const char* status = "", const std::string& message = "") const {
         VariantResult r;
         r.name = name;
         r.description = description;
         r.kind = kind;
-        set_stage(r, stage);
+        r.status = status;
+        r.message = message;
+        if (!stage.empty()) r.set_label("stage", "stage", stage);
         r.mask_spec = mask_.spec;
         r.mask_size = mask_.k;
         r.model.bytes_per_value = bytes_per_pixel;
@@ -238,8 +253,6 @@ class CannyRun : public FamilyRun {
 
     // The reference on every core: each stage timed alone, then the whole.
     void run_reference() {
-        const int threads = omp_get_max_threads();
-        const size_t n = size_t(image_.width) * image_.height;
         const int w = image_.width, h = image_.height;
         CannyStages scratch = reference_;  // each stage's output goes here, its input from the reference
         const std::function<void()> stages[] = {
@@ -247,35 +260,35 @@ class CannyRun : public FamilyRun {
             [&] { canny_gradients(reference_.smoothed.data(), w, h, options_.border, scratch.magnitude.data(), scratch.direction.data(), 0); },
             [&] { canny_suppress(reference_.magnitude.data(), reference_.direction.data(), w, h, scratch.suppressed.data(), 0); },
             [&] {
-                const CannyThresholds a = absolute_thresholds(thresholds_, reference_.magnitude.data(), n);
-                canny_threshold(reference_.suppressed.data(), n, a, scratch.labels.data(), 0);
+                const CannyThresholds a = absolute_thresholds(thresholds_, reference_.magnitude.data(), pixels());
+                canny_threshold(reference_.suppressed.data(), pixels(), a, scratch.labels.data(), 0);
             },
             [&] { canny_hysteresis_omp(reference_.labels.data(), w, h, scratch.edges.data(), 0); },
         };
+        const auto reference_row = [&](const char* stage, double bytes_per_pixel) {
+            VariantResult r = row(kReference, "the CPU reference, all cores", "reference", stage, bytes_per_pixel, "pass",
+                                  "the reference every result is checked against");
+            r.threads = omp_get_max_threads();
+            return r;
+        };
         std::vector<VariantResult> rows;
         for (size_t s = 0; s < std::size(kCpuStages); ++s) {
-            VariantResult r = row(kReference, "the CPU reference, all cores", "reference", kCpuStages[s].name, kCpuStages[s].bytes_per_pixel);
-            r.threads = threads;
-            r.status = "pass";
-            r.message = "the reference every result is checked against";
+            VariantResult r = reference_row(kCpuStages[s].name, kCpuStages[s].bytes_per_pixel);
             stages[s]();  // once untimed: a warm cache, as for the GPU's warm-ups
             if (!options_.check_only) r.time = time_on_host_clock(stages[s], options_.cpu_reps);
             rows.push_back(r);
         }
-        VariantResult whole = row(kReference, "the CPU reference, all cores", "reference", "", cpu_pipeline_bytes());
-        whole.threads = threads;
-        whole.status = "pass";
-        whole.message = "the reference every result is checked against";
+        VariantResult whole = reference_row("", pipeline_bytes(kCpuStages));
         if (!options_.check_only)  // into the stages' scratch planes: no allocation timed, as for the GPU
             whole.time = time_on_host_clock([&] { canny_reference_into(image_, mask_, options_.border, thresholds_, 0, scratch); },
                                             options_.cpu_reps);
-        set_shares(rows);
-        report_.results.insert(report_.results.end(), rows.begin(), rows.end());
-        report_.results.push_back(whole);
+        rows.push_back(whole);
+        add_with_shares(report_.results, rows);
     }
 
     void run_sequential() {
-        VariantResult r = row(kCannySequential, "the CPU reference's five stages on one core", "cpu", "", cpu_pipeline_bytes());
+        const double bytes = pipeline_bytes(kCpuStages);
+        VariantResult r = row(kCannySequential, "the CPU reference's five stages on one core", "cpu", "", bytes);
         r.threads = 1;
         CannyStages got;  // allocated by the first run, reused by the timed ones
         const auto once = [&] { canny_reference_into(image_, mask_, options_.border, thresholds_, 1, got); };
@@ -302,124 +315,96 @@ class CannyRun : public FamilyRun {
     int compare_raw_results() override {
         namespace fs = std::filesystem;
         RawFolder folder(options_.compare_file);
-        const auto file_of = [&](const std::string& name) { return folder.file_of(name); };
         const auto read = [&](const std::string& path, size_t expected) { return read_raw_floats(path, expected + 1); };
-        const size_t pixels = size_t(image_.width) * image_.height;
         std::vector<VariantResult> rows;
         const auto add = [&](VariantResult r, const CheckResult& c, const std::string& what) {
-            r.kind = "submitted";
             record(r, c, what);
             rows.push_back(r);
         };
-        if (const std::string path = file_of(kCannySequential); fs::is_regular_file(path))
-            add(row(kCannySequential, "the raw result in " + path, "cpu", "", 0), check_plane(kCannyEdges, read(path, pixels)), "edges");
+        if (const std::string path = folder.file_of(kCannySequential); fs::is_regular_file(path))
+            add(row(kCannySequential, "the raw result in " + path, "submitted", "", 0),
+                check_plane(kCannyEdges, read(path, pixels())), "edges");
         std::set<std::string> checked;
         for (const CannyPipeline& p : spec_.pipelines) {
             if (p.expert) continue;  // the reference solution's own, never a submission's: a file so named is a stray
             for (const CannyStage& s : p.stages) {
                 if (!checked.insert(stage_result(p, s)).second) continue;
-                CheckResult c;
-                c.passed = true;
+                std::optional<CheckResult> c;  // the first buffer's that failed, or the last one's checked
                 std::string what, absent;
-                bool any = false;
                 for (const BufferName& b : kBufferNames) {
                     if (!(s.writes & b.bit)) continue;
-                    const std::string path = file_of(stage_result(p, s) + " " + b.name);
+                    const std::string path = folder.file_of(stage_result(p, s) + " " + b.name);
                     if (!fs::is_regular_file(path)) {
                         absent += (absent.empty() ? "" : ", ") + std::string(b.name);
-                        continue;
-                    }
-                    any = true;
-                    if (c.passed) {
-                        c = check_plane(b.bit, read(path, b.bit == kCannyMaxMagnitude ? 1 : pixels));
-                        if (!c.passed) what = b.name;
+                    } else if (!c || c->passed) {
+                        c = check_plane(b.bit, read(path, b.bit == kCannyMaxMagnitude ? 1 : pixels()));
+                        if (!c->passed) what = b.name;
                     }
                 }
-                if (!any) continue;
-                VariantResult r = row(stage_result(p, s), p.description, "gpu", s.name, s.bytes_per_pixel);
-                if (!absent.empty() && c.passed) {
-                    c.passed = false;
+                if (!c) continue;  // none of its buffers there
+                if (!absent.empty() && c->passed) {
+                    c->passed = false;
                     what = "no " + absent + " written";
                 }
-                add(r, c, what);
+                add(row(stage_result(p, s), p.description, "submitted", s.name, s.bytes_per_pixel), *c, what);
             }
-            const std::string edges = file_of(p.name), smoothed = file_of(pipeline_smoothing_result(p));
+            const std::string edges = folder.file_of(p.name), smoothed = folder.file_of(pipeline_smoothing_result(p));
             if (!fs::is_regular_file(edges)) continue;
-            VariantResult r = row(p.name, p.description, "gpu", "", 0);
-            if (!fs::is_regular_file(smoothed)) {
-                CheckResult c;
-                add(r, c, "no smoothed image written beside the edge map");
-                continue;
-            }
             std::string what;
-            const CheckResult c = check_pipeline(read(smoothed, pixels), read(edges, pixels), &what);
-            add(r, c, what);
+            CheckResult c;  // a fail, without a smoothed image to check the edges on
+            if (!fs::is_regular_file(smoothed)) what = "no smoothed image written beside the edge map";
+            else c = check_pipeline(read(smoothed, pixels()), read(edges, pixels()), &what);
+            add(row(p.name, p.description, "submitted", "", 0), c, what);
         }
-        for (const std::string& name : folder.strays()) {
-            VariantResult r = row(name, "a file no result of the lab is named by", "gpu", "", 0);
-            r.kind = "submitted";
-            r.status = "fail";
-            r.message = RawFolder::kStrayMessage;
-            rows.push_back(r);
-        }
-        for (VariantResult& r : rows) r.mask_spec = mask_.spec, r.mask_size = mask_.k;
+        for (const std::string& name : folder.strays())
+            rows.push_back(row(name, "a file no result of the lab is named by", "submitted", "", 0, "fail",
+                               RawFolder::kStrayMessage));
         return finish_compare(report_, rows, options_.format);
     }
 
     // ---- grading: a stage alone in a process of its own, which never holds the reference ----
 
-    // The folder of one stage's inputs under --write-stage-inputs: "staged_gradients", as the
-    // raw results' names are made file names (raw_result.hpp).
-    static std::string stage_inputs_folder(const std::string& dir, const CannyPipeline& p, const CannyStage& s) {
-        const std::string file = raw_file_name(stage_result(p, s));
-        return dir + "/" + file.substr(0, file.size() - 4);  // without ".f32"
-    }
-
     // --write-stage-inputs DIR, the trusted side: the reference's values of exactly the buffers
     // each stage of each selected pipeline reads, a folder a stage. A graded run of that stage is
     // given its folder alone: it never holds another stage's answer.
-    int write_stage_inputs() const {
+    std::optional<int> run_own_mode() override {
         namespace fs = std::filesystem;
         const std::string& dir = lab_value("write-stage-inputs");
+        if (dir.empty()) return std::nullopt;
         if (!fs::is_directory(dir)) throw InputError("--write-stage-inputs " + dir + " is not a folder; accepted: an existing folder");
         for (const CannyPipeline& p : spec_.pipelines) {
             if (p.expert || !options_.selects(p.name)) continue;  // no graded run of the expert tier
             for (const CannyStage& s : p.stages) {
-                const std::string folder = stage_inputs_folder(dir, p, s);
+                // "staged_gradients": the stage's raw result name made a file name (raw_result.hpp), without ".f32"
+                const std::string file = raw_file_name(stage_result(p, s));
+                const std::string folder = dir + "/" + file.substr(0, file.size() - 4);
                 fs::create_directories(folder);
-                for (const BufferName& b : kBufferNames)
-                    if (s.reads & b.bit)
-                        write_raw_floats(raw_result_path(folder, b.name), plane_values(b.bit, reference_, reference_.largest));
+                write_planes(folder, "", s.reads, reference_, reference_.largest);
             }
         }
-        return kExitPass;
+        return int(kExitPass);
     }
 
     // --stage-inputs: the buffers stage s reads, as the trusted side wrote them; each of the
     // image's size (the largest magnitude: one value), bytes 0 to 255 where the buffer holds bytes.
     CannyStages read_stage_inputs(const CannyStage& s) const {
-        namespace fs = std::filesystem;
         const std::string& dir = lab_value("stage-inputs");
         CannyStages in;
         in.width = image_.width, in.height = image_.height;
-        const size_t pixels = size_t(image_.width) * image_.height;
         const auto bytes_of = [&](const std::vector<float>& values, const char* name) {
-            std::vector<uint8_t> bytes(values.size());
-            for (size_t i = 0; i < values.size(); ++i) {
-                if (!(values[i] >= 0 && values[i] <= 255 && values[i] == std::floor(values[i])))
-                    throw InputError("--stage-inputs: " + std::string(name) + ".f32 holds " + std::to_string(values[i]) +
+            for (float v : values)
+                if (!(v >= 0 && v <= 255 && v == std::floor(v)))
+                    throw InputError("--stage-inputs: " + std::string(name) + ".f32 holds " + std::to_string(v) +
                                      ", not a byte value 0 to 255");
-                bytes[i] = uint8_t(values[i]);
-            }
-            return bytes;
+            return std::vector<uint8_t>(values.begin(), values.end());
         };
         for (const BufferName& b : kBufferNames) {
             if (!(s.reads & b.bit)) continue;
             const std::string path = raw_result_path(dir, b.name);
-            if (!fs::is_regular_file(path))
+            if (!std::filesystem::is_regular_file(path))
                 throw InputError("--stage-inputs " + dir + " holds no " + b.name + ".f32, which stage " + s.name +
                                  " reads; accepted: a folder --write-stage-inputs wrote for this stage");
-            const size_t want = b.bit == kCannyMaxMagnitude ? 1 : pixels;
+            const size_t want = b.bit == kCannyMaxMagnitude ? 1 : pixels();
             std::vector<float> values = read_raw_floats(path, want + 1);
             if (values.size() != want)
                 throw InputError("--stage-inputs: " + std::string(b.name) + ".f32 holds " + std::to_string(values.size()) +
@@ -437,23 +422,11 @@ class CannyRun : public FamilyRun {
         return in;
     }
 
-    // A graded run: --stage of each selected pipeline, alone, on the trusted side's inputs, every
-    // other buffer poisoned first, its outputs written for the trusted check; nothing checked here.
-    void run_graded(const std::string& gpu_reason) {
-        if (gpu_reason.empty() && any_pipeline_selected()) open_gpu();
-        for (const CannyPipeline& p : spec_.pipelines) {
-            if (p.expert || !options_.selects(p.name)) continue;  // a submission's results only
-            const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
-            if (s == p.stages.end()) continue;
-            if (!gpu_reason.empty()) skip(p, "skipped: " + gpu_reason);
-            else if (cuda_failed_ || !session_->healthy()) skip(p, "skipped: an earlier CUDA error ended the GPU part");
-            else report_.results.push_back(run_graded_stage(p, *s));
-        }
-    }
-
+    // A graded run's stage s of pipeline p: alone, on the trusted side's inputs, every other buffer
+    // poisoned first, its outputs written for the trusted check; nothing checked here.
     VariantResult run_graded_stage(const CannyPipeline& p, const CannyStage& s) {
         VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
-        try {
+        ran(r, [&] {
             const CannyStages inputs = read_stage_inputs(s);
             prepare_for_one_stage(*session_, p, mask_);
             device_->upload(s.reads, inputs);
@@ -463,29 +436,33 @@ class CannyRun : public FamilyRun {
                 r.status = "fail";
                 r.message = launches == 0 ? "launched no kernel: a GPU stage must compute its result on the GPU"
                                           : session_->uncounted_launches();
-                return r;
+                return;
             }
             CannyStages got;
             float largest = -1;
             device_->fetch(s.writes, got, &largest);
-            write_stage_raw(p, s, got, largest);
+            write_planes(options_.raw_out_dir, stage_result(p, s) + " ", s.writes, got, largest);
             if (s.writes & kCannyEdges) set_rounds(r, device_->rounds());
             record_written(r);
-        } catch (const NotImplemented& e) {
-            r.status = "not-implemented";
-            r.message = std::string(e.what()) + " (" + spec_.lab.student_files + ")";
-        } catch (const Unsupported& e) {
-            r.status = "skipped";
-            r.message = std::string("skipped: ") + e.what();
+        });
+        return r;
+    }
+
+    // Runs a GPU part of row r's run: true when it ran to its end, else r says why not: not
+    // implemented yet, refused by this GPU, a CUDA error (which may end the GPU part), or a call of
+    // the kit's reference, which the grader's build holds none of (it fails that part alone).
+    bool ran(VariantResult& r, const std::function<void()>& part) {
+        try {
+            part();
+            return true;
         } catch (const CudaError& e) {
             r.status = "error";
             r.message = e.what();
             cuda_failed_ = cuda_failed_ || !session_->healthy();
-        } catch (const ReferenceWithheld& e) {  // a stage that called the kit's reference: it alone fails
-            r.status = "error";
-            r.message = e.what();
+        } catch (...) {
+            record_thrown(r, spec_.lab.student_files);
         }
-        return r;
+        return false;
     }
 
     // The session, the image and the mask loaded; `canny_devices` sets of Canny buffers fit beside them.
@@ -495,11 +472,6 @@ class CannyRun : public FamilyRun {
         report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
         session_->load_image(image_, options_.border, mask_.k, canny_devices * CannyDevice::bytes_for(image_.width, image_.height), true);
         session_->load_mask(mask_);
-    }
-
-    void open_gpu() {
-        open_session(1);
-        device_ = std::make_unique<CannyDevice>(session_->args(), thresholds_);
     }
 
     // Peer timing of --stage of each selected pipeline (canny_peer.hpp): --timed-by serves the
@@ -515,9 +487,9 @@ class CannyRun : public FamilyRun {
         CannyPeerTarget target(*session_, spec_.pipelines, image_.width, image_.height, mask_, options_.border, thresholds_);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const CannyPipeline& p : spec_.pipelines) {
-            const auto s = std::find_if(p.stages.begin(), p.stages.end(), [&](const CannyStage& t) { return t.name == lab_value("stage"); });
+            const CannyStage* s = chosen_stage(p);
             const bool timed = p.expert ? options_.names(p.name) : options_.selects(p.name);  // run_options.hpp
-            if (!timed || s == p.stages.end()) continue;
+            if (!timed || !s) continue;
             VariantResult r = row(p.name, p.description, "gpu", s->name, s->bytes_per_pixel);
             timer.time_variant(stage_result(p, *s), r);
             report_.results.push_back(r);
@@ -531,51 +503,34 @@ class CannyRun : public FamilyRun {
         return check_canny_plane(bit, got, reference_, smoothing_tolerance(), mask_.radius());
     }
 
-    // A stage's outputs against the reference's: the first buffer that differs, or a pass.
-    CheckResult check_stage(unsigned writes, const CannyStages& got, float largest, std::string* what) const {
-        return check_canny_planes(writes, got, largest, reference_, smoothing_tolerance(), mask_.radius(), what);
-    }
-
-    // --raw-out: each buffer the stage wrote, for the grader's trusted check of the stage.
-    void write_stage_raw(const CannyPipeline& p, const CannyStage& s, const CannyStages& got, float largest) const {
-        if (options_.raw_out_dir.empty()) return;
-        for (const BufferName& b : kBufferNames)
-            if (s.writes & b.bit)
-                write_raw_floats(raw_result_path(options_.raw_out_dir, stage_result(p, s) + " " + b.name), plane_values(b.bit, got, largest));
-    }
-
-    // The stage once on the reference's input, its outputs fetched into `got`.
-    CheckResult run_stage_once(const CannyStage& s, CannyStages& got, float* largest, std::string* what, int* launches) {
-        device_->upload(s.reads, reference_);
-        device_->poison(s.writes);
-        *launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
-        device_->fetch(s.writes, got, largest);
-        return check_stage(s.writes, got, *largest, what);
-    }
-
     // One stage alone on the reference's input: checked, timed, checked again. A stage that
     // launched no kernel fails: its answer was not computed on the GPU, whatever it holds. (A
     // graded run takes run_graded_stage instead, and writes raw results there.)
     VariantResult run_stage(const CannyPipeline& p, const CannyStage& s) {
         VariantResult r = row(p.name, p.description, "gpu", s.name, s.bytes_per_pixel);
-        std::string what;
-        int launches = 0;
+        const auto load = [&](int) {  // the reference's input, the outputs poisoned
+            device_->upload(s.reads, reference_);
+            device_->poison(s.writes);
+        };
         CannyStages got;
         float largest = -1;
-        record(r, run_stage_once(s, got, &largest, &what, &launches), what);
+        std::string what;
+        // The stage's outputs against the reference's: the first buffer that differs (named in what), or a pass.
+        const auto fetch_and_check = [&] {
+            device_->fetch(s.writes, got, &largest);
+            return check_canny_planes(s.writes, got, largest, reference_, smoothing_tolerance(), mask_.radius(), &what);
+        };
+        load(0);
+        const int launches = session_->run_counting_launches([&] { s.launch(device_->args()); });
+        record(r, fetch_and_check(), what);
         if (launches == 0) {
             r.status = "fail";
             r.message = "launched no kernel: a GPU stage must compute its result on the GPU (" + r.message + ")";
         }
         if (s.writes & kCannyEdges) set_rounds(r, device_->rounds());
         if (r.status == "pass" && !options_.check_only) {
-            const auto before = [&](int) {
-                device_->upload(s.reads, reference_);
-                device_->poison(s.writes);
-            };
-            r.time = session_->time([&] { s.launch(device_->args()); }, plan(), false, before);
-            device_->fetch(s.writes, got, &largest);
-            const CheckResult again = check_stage(s.writes, got, largest, &what);
+            r.time = session_->time([&] { s.launch(device_->args()); }, plan(), false, load);
+            const CheckResult again = fetch_and_check();
             if (!again.passed) {
                 record(r, again, what);
                 r.message = "passed the first run but failed after timing (a race?): " + r.message;
@@ -585,10 +540,6 @@ class CannyRun : public FamilyRun {
     }
 
     TimingPlan plan() const { return TimingPlan{options_.warmup, options_.reps, options_.flush_l2}; }
-
-    void run_all_stages(const CannyPipeline& p) {
-        for (const CannyStage& s : p.stages) s.launch(device_->args());
-    }
 
     // A whole pipeline's edge map, from its own smoothing: the smoothing within its stage's
     // tolerance of the reference's, and the edges exactly the reference's stages 2 to 5 run on
@@ -612,20 +563,18 @@ class CannyRun : public FamilyRun {
     // The pipeline from the grey image on its own results: the edge map checked as above, and
     // against the reference's (Pco, Pnd, Pfa).
     VariantResult run_whole(const CannyPipeline& p, const std::string& stages_failed, std::vector<uint8_t>& edges) {
-        double total_bytes = 0;
-        for (const CannyStage& s : p.stages) total_bytes += s.bytes_per_pixel;
-        VariantResult r = row(p.name, p.description, "gpu", "", total_bytes);
-        CannyStages got;
-        const auto whole_run = [&] {
-            device_->poison(kAllCannyBuffers);
-            session_->run([&] { run_all_stages(p); });
-            device_->fetch_edges(edges.data());
-            device_->fetch(kCannySmoothed, got);
+        VariantResult r = row(p.name, p.description, "gpu", "", pipeline_bytes(p.stages));
+        const auto all_stages = [&] {
+            for (const CannyStage& s : p.stages) s.launch(device_->args());
         };
-        whole_run();
-        const std::vector<float> edge_values = as_floats(edges);
+        const auto poison_all = [&](int) { device_->poison(kAllCannyBuffers); };
+        poison_all(0);
+        session_->run(all_stages);
+        device_->fetch_edges(edges.data());
+        CannyStages got;
+        device_->fetch(kCannySmoothed, got);
         std::string what;
-        record(r, check_pipeline(got.smoothed, edge_values, &what), what);
+        record(r, check_pipeline(got.smoothed, as_floats(edges), &what), what);
         const EdgeAgreement a = compare_edges(edges.data(), reference_.edges.data(), edges.size());
         set_edge_agreement(r, a);
         set_rounds(r, device_->rounds());
@@ -638,27 +587,18 @@ class CannyRun : public FamilyRun {
                                     std::to_string(a.fn + a.fp) + " pixels (" + std::to_string(a.fn) + " missed, " +
                                     std::to_string(a.fp) + " false), as stages 2 to 5 of the reference do on that smoothing");
         if (r.status != "pass" || options_.check_only) return r;
-        r.time = session_->time([&] { run_all_stages(p); }, plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
-        r.end_to_end = session_->time(
-            [&] {
-                device_->upload_grey(image_);
-                run_all_stages(p);
-                device_->fetch_edges(edges.data());
-            },
-            plan(), false, [&](int) { device_->poison(kAllCannyBuffers); });
+        r.time = session_->time(all_stages, plan(), false, poison_all);
+        const auto end_to_end = [&] {
+            device_->upload_grey(image_);
+            all_stages();
+            device_->fetch_edges(edges.data());
+        };
+        r.end_to_end = session_->time(end_to_end, plan(), false, poison_all);
         const EdgeAgreement after = compare_edges(edges.data(), reference_.edges.data(), edges.size());
         if (after.tp != a.tp || after.fp != a.fp || after.fn != a.fn) {
             r.status = "fail";
             r.message = "the edge map after timing differs from the first run's (a race?)";
         }
-        return r;
-    }
-
-    // A row for a stage or pipeline that did not run: not implemented, refused, or a CUDA error.
-    VariantResult not_run(const CannyPipeline& p, const std::string& stage, const char* status, const std::string& message) {
-        VariantResult r = row(p.name, p.description, "gpu", stage, 0);
-        r.status = status;
-        r.message = message;
         return r;
     }
 
@@ -668,25 +608,18 @@ class CannyRun : public FamilyRun {
     // needs it, and fails its check without it.
     void run_pipeline(const CannyPipeline& p) {
         std::vector<VariantResult> rows;
-        std::vector<uint8_t> edges(size_t(image_.width) * image_.height);
+        std::vector<uint8_t> edges(pixels());
         std::string failed, missing;
-        // Runs body; a stage (or, with an empty name, the preparation or the whole) that throws
-        // gets its row, or for the preparation its mention in `missing`.
-        const auto attempt = [&](const std::string& stage, bool whole, const std::function<void()>& body) {
-            const auto not_done = [&](const char* status, const std::string& message) {
-                if (!stage.empty() || whole) rows.push_back(not_run(p, stage, status, message));
-                missing += (missing.empty() ? "" : ", ") + (stage.empty() ? std::string("the preparation (") + message + ")" : stage);
-            };
-            try {
-                body();
-            } catch (const NotImplemented& e) {
-                not_done("not-implemented", std::string(e.what()) + " (" + spec_.lab.student_files + ")");
-            } catch (const Unsupported& e) {
-                not_done("skipped", std::string("skipped: ") + e.what());
-            } catch (const CudaError& e) {
-                rows.push_back(not_run(p, stage, "error", e.what()));
-                cuda_failed_ = cuda_failed_ || !session_->healthy();
-            }
+        // Runs a part; a stage (or, with an empty name, the preparation or the whole) that did not
+        // run to its end gets its row, but a preparation not implemented or refused only its
+        // mention in `missing`, which names such a stage too.
+        const auto attempt = [&](const std::string& stage, bool whole, const std::function<void()>& part) {
+            VariantResult r = row(p.name, p.description, "gpu", stage, 0);
+            if (ran(r, part)) return;
+            const bool error = r.status == "error";
+            if (error || !stage.empty() || whole) rows.push_back(r);
+            if (error) return;
+            missing += (missing.empty() ? "" : ", ") + (stage.empty() ? "the preparation (" + r.message + ")" : stage);
         };
         if (p.prepare) attempt("", false, [&] { session_->run([&] { p.prepare(mask_); }); });
         for (const CannyStage& s : p.stages) {
@@ -696,24 +629,15 @@ class CannyRun : public FamilyRun {
                 if (rows.back().status != "pass") failed += (failed.empty() ? "" : ", ") + s.name;
             });
         }
-        if (cuda_failed_) {
-            // the error's row says what happened; nothing more can run
-        } else if (missing.empty()) {
+        // After a CUDA error, the error's row says what happened: nothing more can run.
+        if (!cuda_failed_ && missing.empty())
             attempt("", true, [&] { rows.push_back(run_whole(p, failed, edges)); });
-        } else {
-            rows.push_back(not_run(p, "", "not-implemented", "the whole pipeline needs every stage; not implemented yet: " + missing));
-        }
-        set_shares(rows);
-        report_.results.insert(report_.results.end(), rows.begin(), rows.end());
+        else if (!cuda_failed_)
+            rows.push_back(row(p.name, p.description, "gpu", "", 0, "not-implemented",
+                               "the whole pipeline needs every stage; not implemented yet: " + missing));
+        add_with_shares(report_.results, rows);
         if (out_.enabled() && !rows.empty() && stage_of(rows.back()).empty() && rows.back().number("pco"))
             pictures_.emplace_back(p.name, edges);
-    }
-
-    void skip(const CannyPipeline& p, const std::string& why) {
-        VariantResult r = row(p.name, p.description, "gpu", "", 0);
-        r.status = "skipped";
-        r.message = why;
-        report_.results.push_back(r);
     }
 
     void save_outputs() override {
@@ -763,29 +687,21 @@ void check_grading_options(const Options& options, const CannyLabSpec& spec) {
     if (!graded && !peer) return;
     std::string names;
     for (const CannyPipeline& p : spec.pipelines) {
-        if (p.expert && !peer) continue;  // the expert tier is timed (peer timing), never graded
-        const bool chosen = options.variants.empty() || std::count(options.variants.begin(), options.variants.end(), p.name);
+        if ((p.expert && !peer) || !options.selects(p.name)) continue;  // the expert tier is timed (peer timing), never graded
         for (const CannyStage& s : p.stages) {
-            if (chosen && s.name == stage) return;
-            if (chosen && names.find(s.name) == std::string::npos) names += (names.empty() ? "" : ", ") + s.name;
+            if (s.name == stage) return;
+            if (names.find(s.name) == std::string::npos) names += (names.empty() ? "" : ", ") + s.name;
         }
     }
     throw InputError("--stage '" + stage + "' is no stage of the pipelines run; accepted: " +
                      (names.empty() ? "a stage of the lab's own pipelines (the expert tier's are timed, never graded)" : names));
 }
 
-// The lab's pipelines, and after them those of the expert tier this program holds (a reference
-// solution's: expert_tier.hpp), of this lab's pipelines only.
-CannyLabSpec with_expert_tier(CannyLabSpec spec) {
-    for (CannyPipeline& p : expert_variants_of<CannyPipeline>(spec.pipelines)) spec.pipelines.push_back(std::move(p));
-    return spec;
-}
-
 }  // namespace
 
-int run_canny_lab(int argc, char** argv, CannyLabSpec design) {
-    return guarded_main("lab" + std::to_string(design.lab.number), "a smaller --size or --tile-to", [&] {
-        const CannyLabSpec spec = with_expert_tier(design);
+int run_canny_lab(int argc, char** argv, CannyLabSpec spec) {
+    return guarded_main("lab" + std::to_string(spec.lab.number), "a smaller --size or --tile-to", [&] {
+        add_expert_tier(spec.pipelines);  // a reference solution's tuned pipelines, after the design's (expert_tier.hpp)
         const LabSpec lab = command_line_spec(spec);
         const Options options = parse_one_mask_options(argc, argv, lab, "smooths with", "--mask gauss:K:SIGMA");
         if (options.help) {

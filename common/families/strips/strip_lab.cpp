@@ -3,20 +3,16 @@
 // for, under the budget: run, checked band by band, timed, checked again -> report -> timelines.
 #include "common/families/strips/strip_lab.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 
 #include "common/families/strips/activity_trace.hpp"
 #include "common/check/check.hpp"
-#include "common/timing/cpu_work.hpp"
 #include "common/families/strips/device_memory_cap.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/exit_status.hpp"
@@ -44,8 +40,6 @@ namespace convlab {
 const char* host_memory_name(HostMemory memory) { return memory == HostMemory::Pinned ? "pinned" : "pageable"; }
 
 namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // Lab 9's own figures on a row (report.hpp's Figure): the host memory a strip variant ran from,
 // its GPUs, and from the driver's records of its median run its strips, the most device memory
@@ -93,45 +87,38 @@ class StripRun : public FamilyRun {
           output_(new float[image.elements()]) {}  // not zeroed: poisoned before every run
 
   private:
-    // --raw-out: the grader's run. It computes no reference (the grader's build holds none) and
-    // checks nothing: the results go to the trusted check (--compare).
-    bool graded() const { return options_.graded(); }
-
-    void fill_header(const std::string& source) override { fill_report_header(source); }
     bool cpu_part_runs() const override { return false; }  // every variant is a GPU one
-    void add_figures() override { derive_host_to_host_figures(); }
-    void save_outputs() override { save_timelines(); }
 
     void run_variants(const std::string& gpu_reason) override {
         if (gpu_reason.empty()) open_gpus(!options_.check_only);
         for (const StripVariant& v : spec_.variants) {
             if (!options_.selects(v.name)) continue;
             for (HostMemory m : v.memories) {
-                if (!gpu_reason.empty()) skip(v, m, "skipped: " + gpu_reason);
-                else if (cuda_failed_) skip(v, m, "skipped: an earlier CUDA error ended the GPU part");
-                else run_variant(v, m);
+                if (gpu_reason.empty() && !cuda_failed_) run_variant(v, m);
+                else if (!gpu_reason.empty()) report_.results.push_back(row(v, m, "skipped", "skipped: " + gpu_reason));
+                else report_.results.push_back(row(v, m, "skipped", "skipped: an earlier CUDA error ended the GPU part"));
             }
         }
         compare_with_one_gpu();
         note_copy_rates();
     }
 
-
     StripJob job_for(const StripVariant& v, HostMemory m) const {
         return StripJob{image_.pixels.data(), output_.get(), image_.width, image_.height, image_.channels, mask_.k, options_.border,
                         v.whole ? whole_budget_ : budget_, v.several_gpus ? gpus_ : 1, m == HostMemory::Pinned};
     }
 
-    void fill_report_header(const std::string& source) {
+    void fill_header(const std::string& source) override {
         report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);
         report_.cpu_reps = 0;
         report_.has_gpu_part = true;
         report_.baseline = spec_.lab.baseline;
-        report_.check_rule = graded() ? "none in this run (--raw-out): the grader's --compare checks each result against the OpenMP "
-                                        "reference, a band of rows at a time; output poisoned with NaN before every run"
-                                      : "against the OpenMP reference (double), a band of rows at a time; |got - ref| <= " +
-                                            format_sig3(report_.tolerances[0].atol) + " + " + format_sig3(report_.tolerances[0].rtol) +
-                                            "*|ref|; output poisoned with NaN before every run, and checked again after the timed runs";
+        report_.check_rule = options_.graded()
+                                 ? "none in this run (--raw-out): the grader's --compare checks each result against the OpenMP "
+                                   "reference, a band of rows at a time; output poisoned with NaN before every run"
+                                 : "against the OpenMP reference (double), a band of rows at a time; |got - ref| <= " +
+                                       format_sig3(report_.tolerances[0].atol) + " + " + format_sig3(report_.tolerances[0].rtol) +
+                                       "*|ref|; output poisoned with NaN before every run, and checked again after the timed runs";
         report_.timing_rule = "median of " + std::to_string(options_.reps) + " runs after " + std::to_string(options_.warmup) +
                               " warm-ups (the first of them checked), each timed by the host clock from the call until every GPU is "
                               "idle: copies, kernels, allocation and all";
@@ -148,8 +135,7 @@ class StripRun : public FamilyRun {
         report_.device = session_->info();
         report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
         budget_ = parse_memory_size(options_.lab_values.at("gpu-memory"), report_.device->memory_bytes, "--gpu-memory", "the GPU's memory");
-        StripJob probe = job_for(spec_.variants.front(), HostMemory::Pinned);
-        const size_t least = 3 * strip_device_bytes(probe, 1);
+        const size_t least = 3 * strip_device_bytes(job_for(spec_.variants.front(), HostMemory::Pinned), 1);
         if (budget_ < least)
             throw InputError("--gpu-memory " + options_.lab_values.at("gpu-memory") + " holds less than three strips of one row (" +
                              std::to_string(least) + " bytes at this width, channels and mask); accepted: at least that");
@@ -162,24 +148,19 @@ class StripRun : public FamilyRun {
                                 " of " + std::to_string(visible) + " visible");
     }
 
-    VariantResult row(const StripVariant& v, HostMemory m) const {
+    VariantResult row(const StripVariant& v, HostMemory m, const char* status = "", const std::string& message = "") const {
         VariantResult r;
         r.name = v.name;
         r.description = v.description;
         r.kind = "gpu";
+        r.status = status;
+        r.message = message;
         r.set_label("host_memory", "memory", host_memory_name(m));
         r.mask_spec = mask_.spec;
         r.mask_size = mask_.k;
         r.tolerance = tolerance_for(mask_);
         r.model.counts_flops = false;
         return r;
-    }
-
-    void skip(const StripVariant& v, HostMemory m, const std::string& why) {
-        VariantResult r = row(v, m);
-        r.status = "skipped";
-        r.message = why;
-        report_.results.push_back(r);
     }
 
     // One run: the output poisoned, the variant on the job, every GPU waited for; the wall time
@@ -191,10 +172,7 @@ class StripRun : public FamilyRun {
         v.run(job);
         synchronize_gpus(job.gpus);
         const auto stop = std::chrono::steady_clock::now();
-        RunFigures f;
-        static_cast<StripRunRecords&>(f) = take_strip_run_records(trace);
-        f.wall_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-        return f;
+        return {take_strip_run_records(trace), std::chrono::duration<double, std::milli>(stop - start).count()};
     }
 
     CheckResult check_output() const { return check_strip_result(image_, mask_, options_.border, output_.get()); }
@@ -203,11 +181,6 @@ class StripRun : public FamilyRun {
         r.check = c;
         r.status = c.passed ? "pass" : "fail";
         r.message = (c.passed || when.empty() ? "" : when + ": ") + c.summary();
-    }
-
-    // The lab's rules (strip_rules.hpp): the first one the run broke, or empty.
-    std::string broken_rule(const StripJob& job, const RunFigures& f, const ActivityTrace& trace, const DeviceMemoryCap* cap) const {
-        return broken_strip_rule(job, f, trace, cap, options_.unknown_launches_pass());
     }
 
     // Fills r's figures from the records of its median run.
@@ -224,7 +197,7 @@ class StripRun : public FamilyRun {
         for (const auto& [device, use] : device_memory_use(f.records)) peak = std::max(peak, use.peak);
         const auto kernels = std::count_if(f.records.begin(), f.records.end(), [](const ActivityRecord& a) { return a.kind == K::Kernel; });
         r.set_figure("strips", "strips", "", double(kernels), 0);
-        r.set_figure("peak_device_mib", "peak MiB", "MiB", peak / kMiB, 0);
+        r.set_figure("peak_device_mib", "peak MiB", "MiB", double(peak) / (1 << 20), 0);
         if (h2d_busy > 0)
             r.set_figure("h2d_gbs", "H2D GB/s", "GB/s", double(copied_bytes(f.records, K::HostToDevice)) / (h2d_busy * 1e-3) * 1e-9 * job.gpus, 1);
         if (d2h_busy > 0)
@@ -238,24 +211,22 @@ class StripRun : public FamilyRun {
         const StripJob job = job_for(v, m);
         r.set_figure("gpus", "GPUs", "", job.gpus, 0);
         try {
-            std::unique_ptr<HostRegistration> in_pinned, out_pinned;
-            if (m == HostMemory::Pinned) {
-                in_pinned = std::make_unique<HostRegistration>(image_.pixels.data(), image_.elements());
-                out_pinned = std::make_unique<HostRegistration>(output_.get(), image_.elements() * sizeof(float));
-            }
+            const auto in_pinned =
+                job.pinned ? std::make_unique<HostRegistration>(image_.pixels.data(), image_.elements()) : nullptr;
+            const auto out_pinned =
+                job.pinned ? std::make_unique<HostRegistration>(output_.get(), image_.elements() * sizeof(float)) : nullptr;
             const std::vector<size_t> free_before = free_device_bytes(job.gpus);
             std::string broken;  // a rule of the lab broken: the result, right or not, was not made as the lab asks
             {
-                std::optional<DeviceMemoryCap> cap;  // the whole image has no budget to hold it to
-                if (!v.whole) cap.emplace(job.gpus, job.gpu_memory);
-                const DeviceMemoryCap* held = cap ? &*cap : nullptr;
+                // The whole image has no budget to hold it to.
+                const auto cap = v.whole ? nullptr : std::make_unique<DeviceMemoryCap>(job.gpus, job.gpu_memory);
                 ActivityTrace trace;
                 const RunFigures first = run_once(v, job, trace);
-                if (graded()) record_written(r);
+                if (options_.graded()) record_written(r);
                 else record_check(r, check_output());
-                broken = broken_rule(job, first, trace, held);
+                broken = broken_strip_rule(job, first, trace, cap.get(), options_.unknown_launches_pass());  // strip_rules.hpp
                 if (broken.empty() && ended_well(r) && !options_.check_only)
-                    broken = time_variant(r, v, m, job, trace, held);
+                    broken = time_variant(r, v, m, job, trace, cap.get());
             }  // the cap's memory given back: what is still missing now, the variant kept
             const std::vector<size_t> free_after = free_device_bytes(job.gpus);
             for (int d = 0; d < job.gpus && broken.empty(); ++d)
@@ -290,7 +261,7 @@ class StripRun : public FamilyRun {
         std::vector<RunFigures> runs;
         for (int rep = 0; rep < options_.reps; ++rep) {
             runs.push_back(run_once(v, job, trace));
-            const std::string broken = broken_rule(job, runs.back(), trace, cap);
+            const std::string broken = broken_strip_rule(job, runs.back(), trace, cap, options_.unknown_launches_pass());
             if (!broken.empty()) return "timed run " + std::to_string(rep + 1) + ": " + broken;
         }
         std::vector<double> ms;
@@ -302,7 +273,7 @@ class StripRun : public FamilyRun {
             if (std::abs(f.wall_ms - r.time->median_ms) < std::abs(median->wall_ms - r.time->median_ms)) median = &f;
         timelines_.push_back({result_name(v, m), timeline_of(median->records)});
         describe_run(r, job, *median, timelines_.back().second);
-        if (!graded()) {
+        if (!options_.graded()) {
             const CheckResult again = check_output();
             if (!again.passed) record_check(r, again, "after timing");
         }
@@ -311,7 +282,7 @@ class StripRun : public FamilyRun {
         return "";
     }
 
-    void derive_host_to_host_figures() {
+    void add_figures() override {
         derive_figures(report_);
         for (VariantResult& r : report_.results) {  // host to host: the device's copy and FP32 ceilings do not apply
             r.pct_copy_bandwidth.reset();
@@ -376,14 +347,13 @@ class StripRun : public FamilyRun {
     // --compare: the grader's trusted check of a folder of raw results another process wrote: a
     // row for each result of a variant there, checked band by band; any other .f32 file fails.
     int compare_raw_results() override {
-        namespace fs = std::filesystem;
         RawFolder folder(options_.compare_file);
         std::vector<VariantResult> rows;
         const size_t n = image_.elements();
         for (const StripVariant& v : spec_.variants)
             for (HostMemory m : v.memories) {
                 const std::string path = folder.file_of(result_name(v, m));
-                if (!fs::is_regular_file(path)) continue;
+                if (!std::filesystem::is_regular_file(path)) continue;
                 VariantResult r = row(v, m);
                 r.name = result_name(v, m);  // the grader's name for the result: one variant, two host memories
                 r.kind = "submitted";
@@ -397,19 +367,12 @@ class StripRun : public FamilyRun {
                 }
                 rows.push_back(r);
             }
-        for (const std::string& file : folder.strays()) {
-            VariantResult r;
-            r.name = file;
-            r.kind = "submitted";
-            r.status = "fail";
-            r.message = RawFolder::kStrayMessage;
-            rows.push_back(r);
-        }
+        add_stray_rows(folder, rows);
         return finish_compare(report_, rows, options_.format);
     }
 
     // --out: each timed row's median run as a picture, a lane a stream of each GPU.
-    void save_timelines() const {
+    void save_outputs() override {
         if (!out_.enabled()) return;
         for (const auto& [name, spans] : timelines_) {
             const std::string title = "lab " + std::to_string(spec_.lab.number) + ", " + name + ": " + std::to_string(image_.width) +
