@@ -10,7 +10,7 @@ import re
 import shutil
 import tempfile
 
-from testkit import ROOT, lab, lab_json
+from testkit import ROOT, lab, lab_json, run
 
 VARIANTS = ["naive-2d-global", "naive-1d-global", "naive-2d-constant"]
 # Awkward shapes: a pixel, a row, a column, smaller than a work-group, exactly one, just over one,
@@ -101,6 +101,37 @@ def compile_error_is_one_line():
     assert sum(f"{v}: error: " in out for v in VARIANTS) == 3, out
 
 
+def graded_build_runs_the_submissions_cl():
+    """The grader builds a submission in a copy of a template it built first (grading/convlab_grader/
+    build.py): the copy's graded program must run the submission's .cl, not the template's file,
+    nor whatever CONVLAB_CL_DIR names. Here the template is this tree (its skeleton, which fails),
+    the submission the solution's .cl; its results must pass the trusted compare, with the .cl
+    gone from the copy and CONVLAB_CL_DIR naming the skeleton when the program runs."""
+    case = ["--size", "29x17", "--image", "random", "--mask", "random:5:3", "--border", "mirror", "--check-only"]
+    with tempfile.TemporaryDirectory() as tmp:
+        kit = os.path.join(tmp, "kit")
+        os.mkdir(kit)
+        for part in ("Makefile", "common", "labs"):  # as make_template copies the kit
+            source = os.path.join(ROOT, part)
+            (shutil.copytree if os.path.isdir(source) else shutil.copy2)(source, os.path.join(kit, part))
+        # and build_submission the template's build, whose objects stay up to date (the programs are relinked)
+        shutil.copytree(os.path.join(ROOT, "build"), os.path.join(kit, "build"), ignore=lambda d, _: ["bin"] if d.endswith("build") else [])
+        submitted = os.path.join(kit, "labs", "lab11", "conv2d_naive.cl")
+        shutil.copyfile(os.path.join(ROOT, "solutions", "lab11", "conv2d_naive.cl"), submitted)
+        os.utime(submitted)
+        status, out, err = run(["make", "--no-print-directory", "build/bin/lab11-graded"], cwd=kit, timeout=900)
+        assert status == 0, (out + err)[-3000:]
+        os.remove(submitted)
+        raw = os.path.join(tmp, "raw")
+        os.mkdir(raw)
+        env = dict(os.environ, CONVLAB_CL_DIR=os.path.join(ROOT, "labs", "lab11"))
+        status, out, err = run([os.path.join(kit, "build", "bin", "lab11-graded"), *case, "--raw-out", raw, "--format", "json"], env=env)
+        assert status == 0, f"exit {status}\n{err}"
+        doc = lab_json("lab11-solution", *case, "--compare", raw)
+        rows = [(r["variant"], r["status"]) for r in doc["results"] if r["kind"] == "submitted"]
+        assert rows == [(v, "pass") for v in VARIANTS], rows
+
+
 def cli_tests():
     return [
         ("lab11 (OpenCL, PoCL): the solution passes at awkward shapes, every border, 1 and 3 channels", solution_passes_everywhere),
@@ -109,4 +140,5 @@ def cli_tests():
         ("lab11 (OpenCL): --cl-list and --cl-device", cl_list_names_the_devices),
         ("lab11 (OpenCL): without an OpenCL device, one line and exit status 3", without_an_opencl_device_says_skipped),
         ("lab11 (OpenCL): a compile error in the .cl is one line with its file and line", compile_error_is_one_line),
+        ("lab11 (OpenCL, PoCL): the graded build of a submission runs the submission's .cl", graded_build_runs_the_submissions_cl),
     ]

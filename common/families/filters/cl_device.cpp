@@ -121,8 +121,14 @@ auto quietly(Fn fn) {
     return result;
 }
 
-std::map<std::string, std::pair<std::string, std::string>>& registered_sources() {
-    static std::map<std::string, std::pair<std::string, std::string>> files;  // name -> (shown, path)
+struct ClSource {
+    std::string shown;
+    std::string path;        // read at run time, or
+    const char* text = nullptr;  // the text the graded build holds
+};
+
+std::map<std::string, ClSource>& registered_sources() {
+    static std::map<std::string, ClSource> files;  // by the .cl file's name
     return files;
 }
 
@@ -237,8 +243,8 @@ std::string first_error(const std::string& log, const std::string& shown) {
 
 }  // namespace
 
-ClSourceRegistration::ClSourceRegistration(const char* name, const char* shown, const char* path) {
-    registered_sources()[name] = {shown, path};
+ClSourceRegistration::ClSourceRegistration(const char* name, const char* shown, const char* path, const char* text) {
+    registered_sources()[name] = ClSource{shown, path ? path : "", text};
 }
 
 // ---- the session: one device, its buffers and its queue ----------------------------------------
@@ -445,23 +451,18 @@ class ClSession : public ImageDevice {
             const auto where = registered_sources().find(file);
             if (where == registered_sources().end()) {
                 p.error = "no .cl file '" + file + "' was built into this program (the manifest's student files are)";
+            } else if (where->second.text) {  // the graded build: the file it was built from, and nothing else
+                p = built(where->second.text, where->second.shown);
             } else {
-                // CONVLAB_CL_DIR=DIR reads DIR/<name> instead (another copy of the file: a test's, a grader's).
+                // CONVLAB_CL_DIR=DIR reads DIR/<name> instead (another copy of the file: a test's).
                 const char* dir = std::getenv("CONVLAB_CL_DIR");
-                const std::string path = dir && *dir ? std::string(dir) + "/" + file : where->second.second;
-                const std::string shown = dir && *dir ? path : where->second.first;
+                const std::string path = dir && *dir ? std::string(dir) + "/" + file : where->second.path;
+                const std::string shown = dir && *dir ? path : where->second.shown;
                 std::ifstream in(path, std::ios::binary);
                 std::stringstream text;
                 text << in.rdbuf();
-                if (!in) {
-                    p.error = "cannot read " + shown + " (" + path + "): " + std::strerror(errno);
-                } else {
-                    try {
-                        p.program = build(text.str(), shown, true);
-                    } catch (const ClError& e) {
-                        p.error = e.what();
-                    }
-                }
+                if (!in) p.error = "cannot read " + shown + " (" + path + "): " + std::strerror(errno);
+                else p = built(text.str(), shown);
             }
             if (!p.error.empty()) std::cerr << "lab" << lab_ << ": " << p.error << "\n";
             found = programs_.emplace(file, p).first;
@@ -470,13 +471,24 @@ class ClSession : public ImageDevice {
         return found->second.program;
     }
 
+    // A .cl file's source built, or the one line that says why it did not build.
+    Program built(const std::string& source, const std::string& shown) {
+        Program p;
+        try {
+            p.program = build(source, shown, true);
+        } catch (const ClError& e) {
+            p.error = e.what();
+        }
+        return p;
+    }
+
     cl_kernel kernel_of(const ClKernel& k) {
         const std::string key = k.file + ":" + k.name;
         const auto found = kernels_.find(key);
         if (found != kernels_.end()) return found->second;
         cl_int status = CL_SUCCESS;
         cl_kernel kernel = clCreateKernel(program_of(k.file), k.name.c_str(), &status);
-        if (status == CL_INVALID_KERNEL_NAME) throw ClError(registered_sources()[k.file].first + " has no kernel " + k.name);
+        if (status == CL_INVALID_KERNEL_NAME) throw ClError(registered_sources()[k.file].shown + " has no kernel " + k.name);
         CL_CHECK(status);
         return kernels_[key] = kernel;
     }

@@ -11,7 +11,8 @@
 //                        side is the kit's: this file
 //   the build            records where each .cl file is (the Makefile's rule for build/obj/%.o
 //                        from %.cl: a ClSourceRegistration); the program reads it at run time, so
-//                        an edit of the .cl needs no rebuild (CONVLAB_CL_DIR=DIR: read DIR/<name>)
+//                        an edit of the .cl needs no rebuild (CONVLAB_CL_DIR=DIR: read DIR/<name>);
+//                        the graded build holds the .cl's text itself and reads nothing else
 //   the run              ClSession (an ImageDevice) on the chosen device: one context, one in-order
 //                        queue with profiling; each .cl file built once, at its first launch; a build
 //                        that fails is one line, the compiler's first error with file and line,
@@ -73,11 +74,13 @@ class ClBackend : public DeviceBackend, public std::enable_shared_from_this<ClBa
     mutable ClSession* session_ = nullptr;  // the open device, which variants' launches use
 };
 
-// Where a .cl file is: one of these for each .cl file a program links, written by the build
-// (Makefile: build/obj/%.o from %.cl). `shown` is the path relative to the kit, which messages
-// and the compiler's diagnostics use; `path` the absolute one the program reads.
+// Where a .cl file's source is: one of these for each .cl file a program links, written by the
+// build (common/tools/cl-source.sh). `shown` is the path relative to the kit, which messages and
+// the compiler's diagnostics use. The student's and the solution's builds give `path`, the absolute
+// one the program reads at run time; the graded build gives `text`, the file's own bytes, so that
+// it runs the file it was built from and reads no other.
 struct ClSourceRegistration {
-    ClSourceRegistration(const char* name, const char* shown, const char* path);
+    ClSourceRegistration(const char* name, const char* shown, const char* path, const char* text = nullptr);
 };
 
 }  // namespace convlab
