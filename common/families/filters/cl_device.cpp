@@ -26,6 +26,7 @@
 #include "common/core/exit_status.hpp"
 #include "common/core/number_format.hpp"
 #include "common/core/synthetic.hpp"
+#include "common/device/context_health.hpp"
 #include "common/device/image_device.hpp"
 
 namespace convlab {
@@ -295,7 +296,7 @@ class ClSession : public ImageDevice {
     const DeviceInfo& info() const override { return info_; }
     double copy_bandwidth_gbs() const override { return copy_gbs_; }
     const ConvArgs& args() const override { return args_; }
-    bool healthy() const override { return true; }  // an OpenCL context has no sticky error state to lose
+    bool healthy() const override { return health_.healthy(); }
 
     void load_image(const Image& image, Border border, int max_mask_size, size_t extra_bytes, bool intermediate) override {
         if (intermediate) throw InputError("the OpenCL back end has no float intermediate (LabSpec::float_intermediate)");
@@ -308,46 +309,56 @@ class ClSession : public ImageDevice {
                              std::to_string(image.channels) + " image needs " + format_gib(needed) + " of OpenCL device memory (" +
                              format_gib(n * sizeof(float)) + " in one buffer); the device has " + format_gib(info_.memory_bytes) +
                              " (" + format_gib(largest) + " in one buffer); accepted: a smaller --size or --tile-to");
-        in_ = buffer(CL_MEM_READ_ONLY, n);
-        out_ = buffer(CL_MEM_READ_WRITE, n * sizeof(float));
-        mask_ = buffer(CL_MEM_READ_ONLY, mask_bytes);
-        CL_CHECK(clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, n, image.pixels.data(), 0, nullptr, nullptr));
+        guarded([&] {
+            in_ = buffer(CL_MEM_READ_ONLY, n);
+            out_ = buffer(CL_MEM_READ_WRITE, n * sizeof(float));
+            mask_ = buffer(CL_MEM_READ_ONLY, mask_bytes);
+            CL_CHECK(clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, n, image.pixels.data(), 0, nullptr, nullptr));
+        });
         elements_ = n;
         args_ = ConvArgs{nullptr, nullptr, nullptr, image.width, image.height, image.channels, 0, border};
     }
 
     void load_mask(const Mask& mask) override {
-        CL_CHECK(clEnqueueWriteBuffer(queue_, mask_, CL_TRUE, 0, mask.weights.size() * sizeof(float), mask.weights.data(), 0, nullptr,
-                                      nullptr));
+        guarded([&] {
+            CL_CHECK(clEnqueueWriteBuffer(queue_, mask_, CL_TRUE, 0, mask.weights.size() * sizeof(float), mask.weights.data(), 0,
+                                          nullptr, nullptr));
+        });
         args_.k = mask.k;
     }
 
     void load_random_input(uint64_t seed) override {
         const Image random = make_random_image(args_.width, args_.height, args_.channels, seed);
-        CL_CHECK(clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, elements_, random.pixels.data(), 0, nullptr, nullptr));
+        guarded([&] { CL_CHECK(clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, elements_, random.pixels.data(), 0, nullptr, nullptr)); });
     }
 
     void poison_output() override {
         const cl_uint nan_bits = 0xFFFFFFFFu;  // all bits set: a NaN
-        CL_CHECK(clEnqueueFillBuffer(queue_, out_, &nan_bits, sizeof(nan_bits), 0, elements_ * sizeof(float), 0, nullptr, nullptr));
-        CL_CHECK(clFinish(queue_));
+        guarded([&] {
+            CL_CHECK(clEnqueueFillBuffer(queue_, out_, &nan_bits, sizeof(nan_bits), 0, elements_ * sizeof(float), 0, nullptr, nullptr));
+            CL_CHECK(clFinish(queue_));
+        });
     }
 
     void fetch_output(float* h_out) const override {
-        CL_CHECK(clEnqueueReadBuffer(queue_, out_, CL_TRUE, 0, elements_ * sizeof(float), h_out, 0, nullptr, nullptr));
+        guarded([&] { CL_CHECK(clEnqueueReadBuffer(queue_, out_, CL_TRUE, 0, elements_ * sizeof(float), h_out, 0, nullptr, nullptr)); });
     }
 
     void sample_output(const std::vector<size_t>& positions, float* values) override {
-        for (size_t n = 0; n < positions.size(); ++n)
-            CL_CHECK(clEnqueueReadBuffer(queue_, out_, CL_FALSE, positions[n] * sizeof(float), sizeof(float), values + n, 0, nullptr,
-                                         nullptr));
-        CL_CHECK(clFinish(queue_));
+        guarded([&] {
+            for (size_t n = 0; n < positions.size(); ++n)
+                CL_CHECK(clEnqueueReadBuffer(queue_, out_, CL_FALSE, positions[n] * sizeof(float), sizeof(float), values + n, 0,
+                                             nullptr, nullptr));
+            CL_CHECK(clFinish(queue_));
+        });
     }
 
     void run(const std::function<void()>& fn) override {
-        fn();
-        CL_CHECK(clFinish(queue_));
-        release_events();
+        guarded([&] {
+            fn();
+            CL_CHECK(clFinish(queue_));
+            release_events();
+        });
     }
 
     // The kit enqueues every kernel itself (launch below): its count is exact.
@@ -365,19 +376,21 @@ class ClSession : public ImageDevice {
     TimingStats time(const std::function<void()>& fn, const TimingPlan& plan, bool poison_each_rep,
                      const std::function<void(int)>& before_rep, const std::function<void(int)>& after_rep) override {
         std::vector<double> samples;
-        for (int rep = 0; rep < plan.warmup + plan.reps; ++rep) {
-            if (before_rep) before_rep(rep);
-            if (poison_each_rep) poison_output();
-            if (plan.flush_l2) flush_caches();
-            CL_CHECK(clFinish(queue_));
-            release_events();
-            fn();
-            CL_CHECK(clFinish(queue_));
-            const double ms = events_ms();
-            release_events();
-            if (after_rep) after_rep(rep);
-            if (rep >= plan.warmup) samples.push_back(ms);
-        }
+        guarded([&] {
+            for (int rep = 0; rep < plan.warmup + plan.reps; ++rep) {
+                if (before_rep) before_rep(rep);
+                if (poison_each_rep) poison_output();
+                if (plan.flush_l2) flush_caches();
+                CL_CHECK(clFinish(queue_));
+                release_events();
+                fn();
+                CL_CHECK(clFinish(queue_));
+                const double ms = events_ms();
+                release_events();
+                if (after_rep) after_rep(rep);
+                if (rep >= plan.warmup) samples.push_back(ms);
+            }
+        });
         return summarize(samples);
     }
 
@@ -412,6 +425,14 @@ class ClSession : public ImageDevice {
     }
 
   private:
+    // Runs fn; after an OpenCL error in it, whether the queue still finishes work decides if the
+    // context is lost (a kernel that faulted) or the call alone failed (a launch the API refused,
+    // a .cl that did not build): lost, the runner skips the rest of the GPU part (healthy()).
+    template <class Fn>
+    void guarded(Fn&& fn) const {
+        health_.guarded(fn, [&] { return clFinish(queue_) == CL_SUCCESS; });
+    }
+
     struct Program {
         cl_program program = nullptr;
         std::string error;  // the one line of a build that failed
@@ -557,6 +578,7 @@ class ClSession : public ImageDevice {
     std::map<std::string, cl_kernel> kernels_;
     std::vector<cl_event> events_;  // the kernels enqueued since the last wait
     int launches_ = 0;
+    mutable ContextHealth health_;  // fetch_output is const, and an error there may end the context too
 };
 
 // ---- the back end ------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ class LabRun : public FamilyRun {
             for (const GpuVariant& v : spec_.gpu) {
                 if (!options_.selects(v.name)) continue;
                 if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
-                else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
+                else if (!session_->healthy()) skip(c, v, "skipped: an earlier " + session_->info().api + " error ended the GPU part");
                 else run_gpu_variant(c, v);
             }
             if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
