@@ -6,6 +6,8 @@
 // launch) reaches the buffers through args() for CUDA, through its back end for OpenCL.
 // Failures throw a DeviceError (CudaError for CUDA).
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -25,12 +27,23 @@ struct TimingPlan {
     bool flush_l2 = true;  // overwrite a buffer twice the L2's size before every timed rep
 };
 
+// What every back end's copy bandwidth (ImageDevice::copy_bandwidth_gbs) is measured on, so that
+// % copy means the same for CUDA and OpenCL on one GPU: a device-to-device copy of
+// min(1 GiB, a quarter of the free memory) bytes, 2 untimed copies, then the median of 9.
+struct CopyBandwidthBasis {
+    static constexpr int kWarmup = 2;
+    static constexpr int kReps = 9;
+    static size_t bytes(size_t free_bytes) { return std::min<size_t>(size_t(1) << 30, free_bytes / 4) & ~size_t(255); }
+};
+
 class ImageDevice {
   public:
     virtual ~ImageDevice() = default;
 
     virtual const DeviceInfo& info() const = 0;
-    // Device-to-device copy, counting bytes read plus bytes written, median of several.
+    // Device-to-device copy, counting bytes read plus bytes written (CopyBandwidthBasis); 0 when
+    // the device was opened for a run that times nothing (OpenCL's --check-only: on PoCL the copy
+    // takes seconds of a run that takes a fraction of one).
     virtual double copy_bandwidth_gbs() const = 0;
     // The input and output buffers (and room for a max_mask_size squared mask, and with
     // `intermediate` a float per value more); InputError when they do not fit.

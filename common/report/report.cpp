@@ -114,10 +114,12 @@ std::string describe_gpu(const DeviceInfo& d) {
 }
 
 std::string describe_ceilings(const DeviceInfo& d, double copy_gbs) {
+    // 0: not measured (ImageDevice::copy_bandwidth_gbs), rather than a ceiling of nothing.
+    const std::string copy = copy_gbs > 0 ? "copy " + format_fixed(copy_gbs, 0) + " GB/s (measured, device to device, read+write)"
+                                          : "copy bandwidth not measured (a --check-only run times nothing)";
     if (d.fp32_peak_gflops() <= 0)
-        return "copy " + format_fixed(copy_gbs, 0) + " GB/s (measured, device to device, read+write); FP32 peak unknown (" + d.api +
-               " does not say how many FP32 lanes a compute unit has)";
-    return "copy " + format_fixed(copy_gbs, 0) + " GB/s (measured, device to device, read+write); FP32 peak " +
+        return copy + "; FP32 peak unknown (" + d.api + " does not say how many FP32 lanes a compute unit has)";
+    return copy + "; FP32 peak " +
            format_fixed(d.fp32_peak_gflops(), 0) + " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " +
            std::to_string(d.fp32_lanes_per_sm) + " lanes x 2 x " + format_fixed(d.sm_clock_mhz, 0) + " MHz)";
 }

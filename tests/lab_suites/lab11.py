@@ -46,6 +46,10 @@ def solution_is_timed_and_checked_again():
     rows = [r for r in doc["results"] if r["kind"] == "gpu"]
     assert len(rows) == 3 and all(r["status"] == "pass" and r["time"]["samples"] == 3 and r["time"]["median_ms"] > 0 for r in rows), rows
     assert doc["device"]["platform"] and doc["device"]["driver_release"], doc["device"]
+    # % copy against CUDA's basis (CopyBandwidthBasis); a --check-only run measures none (seconds on PoCL)
+    assert doc["device"]["copy_bandwidth_gbs"] > 0 and all(r["pct_copy_bandwidth"] > 0 for r in rows), doc["device"]
+    doc = lab_json("lab11-solution", "--size", "67x41", "--check-only")
+    assert doc["device"]["copy_bandwidth_gbs"] is None, doc["device"]
 
 
 def skeleton_fails_cleanly():

@@ -252,7 +252,8 @@ ClSourceRegistration::ClSourceRegistration(const char* name, const char* shown, 
 
 class ClSession : public ImageDevice {
   public:
-    ClSession(const ClBackend& backend, const ClDevice& chosen, int lab) : backend_(backend), lab_(lab), device_(chosen.device) {
+    ClSession(const ClBackend& backend, const ClDevice& chosen, int lab, bool measure_copy)
+        : backend_(backend), lab_(lab), device_(chosen.device) {
         info_.api = "OpenCL";
         info_.name = chosen.name;
         info_.platform = chosen.platform_name + " (" + platform_text(chosen.platform, CL_PLATFORM_VERSION) + ")";
@@ -275,7 +276,7 @@ class ClSession : public ImageDevice {
         flush_sink_ = buffer(CL_MEM_WRITE_ONLY, sizeof(cl_uint));
         const cl_uchar fill = 0x5A;
         CL_CHECK(clEnqueueFillBuffer(queue_, flush_, &fill, 1, 0, flush_bytes, 0, nullptr, nullptr));
-        copy_gbs_ = measure_copy_bandwidth();
+        if (measure_copy) copy_gbs_ = measure_copy_bandwidth();
         backend_.attach(this);
     }
 
@@ -543,18 +544,22 @@ class ClSession : public ImageDevice {
         events_.clear();
     }
 
+    // CUDA's basis (CopyBandwidthBasis), so that % copy compares the two APIs on one GPU. OpenCL
+    // has no query of the memory free: the device's whole memory stands for it (on a GPU with
+    // 4 GiB or more both give the 1 GiB cap), within the largest buffer the device allows.
     double measure_copy_bandwidth() {
-        const size_t bytes = std::min<size_t>(size_t(64) << 20, device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE) / 2);
+        const size_t bytes = std::min<size_t>(CopyBandwidthBasis::bytes(info_.memory_bytes),
+                                              device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE) & ~size_t(255));
         cl_mem a = buffer(CL_MEM_READ_WRITE, bytes), b = buffer(CL_MEM_READ_WRITE, bytes);
         const cl_uchar one = 1;
         CL_CHECK(clEnqueueFillBuffer(queue_, a, &one, 1, 0, bytes, 0, nullptr, nullptr));
         std::vector<double> samples;
-        for (int rep = 0; rep < 7; ++rep) {
+        for (int rep = 0; rep < CopyBandwidthBasis::kWarmup + CopyBandwidthBasis::kReps; ++rep) {
             cl_event e = nullptr;
             CL_CHECK(clEnqueueCopyBuffer(queue_, a, b, 0, 0, bytes, 0, nullptr, &e));
             CL_CHECK(clFinish(queue_));
             events_.push_back(e);
-            if (rep >= 2) samples.push_back(events_ms());
+            if (rep >= CopyBandwidthBasis::kWarmup) samples.push_back(events_ms());
             release_events();
         }
         clReleaseMemObject(a);
@@ -618,7 +623,8 @@ std::unique_ptr<ImageDevice> ClBackend::open(const Options& options) const {
     std::string why;
     const std::vector<ClDevice> devices = all_devices(&why);
     if (devices.empty()) throw ClError(why);
-    return std::make_unique<ClSession>(*this, choose(devices, wanted_device(options)), lab_);
+    // A run that times nothing uses no copy bandwidth (ImageDevice::copy_bandwidth_gbs).
+    return std::make_unique<ClSession>(*this, choose(devices, wanted_device(options)), lab_, !options.check_only);
 }
 
 std::optional<int> ClBackend::run_own_mode(const Options& options) const {

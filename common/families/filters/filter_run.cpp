@@ -136,7 +136,7 @@ class LabRun : public FamilyRun {
             session_ = std::move(cuda);
         }
         report_.device = session_->info();
-        report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
+        if (const double gbs = session_->copy_bandwidth_gbs(); gbs > 0) report_.copy_bandwidth_gbs = gbs;
         const bool any_end_to_end =
             std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [](const GpuVariant& v) { return bool(v.end_to_end); });
         int max_k = 0;
