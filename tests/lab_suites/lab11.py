@@ -10,7 +10,7 @@ import re
 import shutil
 import tempfile
 
-from testkit import ROOT, lab, lab_json, run
+from testkit import ROOT, Skip, lab, lab_json, run
 
 VARIANTS = ["naive-2d-global", "naive-1d-global", "naive-2d-constant"]
 # Awkward shapes: a pixel, a row, a column, smaller than a work-group, exactly one, just over one,
@@ -136,6 +136,23 @@ def graded_build_runs_the_submissions_cl():
         assert rows == [(v, "pass") for v in VARIANTS], rows
 
 
+def oversized_work_groups_are_skipped_rows():
+    """A work-group larger than the device or the kernel takes is a skipped row that names the
+    limit, not an error out of clEnqueueNDRangeKernel. PoCL lowers its limits to 128 work-items
+    on request: the 16x16 groups pass CL_DEVICE_MAX_WORK_ITEM_SIZES (16 <= 128) and exceed the
+    kernel's CL_KERNEL_WORK_GROUP_SIZE; the 1-D group of 256 exceeds the widest dimension."""
+    env = dict(os.environ, POCL_MAX_WORK_GROUP_SIZE="128")
+    listed = lab("lab11-solution", "--cl-list", env=env)[1]
+    if not re.search(r"platform Portable Computing Language.*\[the default\]$", listed, re.M):
+        raise Skip("the default OpenCL device is not PoCL's, which alone takes POCL_MAX_WORK_GROUP_SIZE")
+    doc = lab_json("lab11-solution", "--size", "40x30", "--check-only", env=env)
+    rows = {r["variant"]: r for r in doc["results"] if r["kind"] == "gpu"}
+    assert all(r["status"] == "skipped" for r in rows.values()), rows
+    assert "CL_KERNEL_WORK_GROUP_SIZE 128" in rows["naive-2d-global"]["message"], rows["naive-2d-global"]
+    assert "CL_DEVICE_MAX_WORK_ITEM_SIZES 128x128" in rows["naive-1d-global"]["message"], rows["naive-1d-global"]
+    assert all("\n" not in r["message"] for r in rows.values()), rows
+
+
 def cli_tests():
     return [
         ("lab11 (OpenCL, PoCL): the solution passes at awkward shapes, every border, 1 and 3 channels", solution_passes_everywhere),
@@ -145,4 +162,5 @@ def cli_tests():
         ("lab11 (OpenCL): without an OpenCL device, one line and exit status 3", without_an_opencl_device_says_skipped),
         ("lab11 (OpenCL): a compile error in the .cl is one line with its file and line", compile_error_is_one_line),
         ("lab11 (OpenCL, PoCL): the graded build of a submission runs the submission's .cl", graded_build_runs_the_submissions_cl),
+        ("lab11 (OpenCL, PoCL): a work-group larger than the device or kernel takes is a skipped row", oversized_work_groups_are_skipped_rows),
     ]

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -409,9 +410,14 @@ class ClSession : public ImageDevice {
         CL_CHECK(clSetKernelArg(kernel, 7, sizeof(cl_int), &border));
         const auto round_up = [](size_t n, size_t m) { return (n + m - 1) / m * m; };
         const ClNdRange& r = k.range;
-        const size_t items = r.local_x * (r.dims == 2 ? r.local_y : 1);
-        if (items > device_value<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE))
-            throw Unsupported(k.name + ": a work-group of " + std::to_string(items) + " work-items is more than " + info_.name + " takes");
+        if (fitting_.insert(k.file + ":" + k.name).second) {  // once a kernel: its limits do not change
+            try {
+                refuse_oversized_work_group(k, kernel);
+            } catch (...) {
+                fitting_.erase(k.file + ":" + k.name);
+                throw;
+            }
+        }
         size_t global[2], local[2] = {r.local_x, r.local_y};
         if (r.dims == 2) {
             global[0] = round_up(size_t(w), r.local_x);
@@ -504,6 +510,27 @@ class ClSession : public ImageDevice {
         return p;
     }
 
+    // A work-group the device or this kernel cannot take is Unsupported (a skipped row, one line
+    // that names the limit), not CL_INVALID_WORK_GROUP_SIZE or CL_INVALID_WORK_ITEM_SIZE out of
+    // clEnqueueNDRangeKernel. CL_KERNEL_WORK_GROUP_SIZE may be below the device's maximum: a
+    // kernel that needs many registers a work-item gets fewer work-items (NVIDIA's driver).
+    void refuse_oversized_work_group(const ClKernel& k, cl_kernel kernel) const {
+        const ClNdRange& r = k.range;
+        const std::string shape = r.dims == 2 ? std::to_string(r.local_x) + "x" + std::to_string(r.local_y) : std::to_string(r.local_x);
+        const cl_uint dims = device_value<cl_uint>(device_, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+        std::vector<size_t> widest(std::max<cl_uint>(dims, 2), 0);
+        CL_CHECK(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(size_t), widest.data(), nullptr));
+        if (r.local_x > widest[0] || (r.dims == 2 && r.local_y > widest[1]))
+            throw Unsupported(k.name + ": a work-group of " + shape + " is wider than " + info_.name + " takes (CL_DEVICE_MAX_WORK_ITEM_SIZES " +
+                              std::to_string(widest[0]) + "x" + std::to_string(widest[1]) + ")");
+        size_t most = 0;
+        CL_CHECK(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(most), &most, nullptr));
+        const size_t items = r.local_x * (r.dims == 2 ? r.local_y : 1);
+        if (items > most)
+            throw Unsupported(k.name + ": a work-group of " + shape + " (" + std::to_string(items) + " work-items) is more than " +
+                              info_.name + " runs this kernel with (CL_KERNEL_WORK_GROUP_SIZE " + std::to_string(most) + ")");
+    }
+
     cl_kernel kernel_of(const ClKernel& k) {
         const std::string key = k.file + ":" + k.name;
         const auto found = kernels_.find(key);
@@ -581,6 +608,7 @@ class ClSession : public ImageDevice {
     ConvArgs args_{};
     std::map<std::string, Program> programs_;
     std::map<std::string, cl_kernel> kernels_;
+    std::set<std::string> fitting_;  // the kernels whose work-group the device takes
     std::vector<cl_event> events_;  // the kernels enqueued since the last wait
     int launches_ = 0;
     mutable ContextHealth health_;  // fetch_output is const, and an error there may end the context too
