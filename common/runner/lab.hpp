@@ -29,6 +29,8 @@ struct Options;
 class DeviceBackend {
   public:
     virtual ~DeviceBackend() = default;
+    // The API's name ("OpenCL"), for the messages that say what it cannot do.
+    virtual std::string api() const = 0;
     // Empty when the options' device can be used; otherwise why not, in a few words (the run
     // then says so in one line and exits kExitNoGpu, as a CUDA lab without a GPU does).
     // InputError when the options name a device that is not there.

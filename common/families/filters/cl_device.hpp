@@ -58,6 +58,7 @@ class ClBackend : public DeviceBackend, public std::enable_shared_from_this<ClBa
     // A GPU variant that launches `kernel` over the harness's buffers.
     GpuVariant variant(const std::string& name, const std::string& description, const ClKernel& kernel, WorkModel model = {}) const;
 
+    std::string api() const override { return "OpenCL"; }
     std::string unavailable_reason(const Options& options) const override;
     std::unique_ptr<ImageDevice> open(const Options& options) const override;
     std::optional<int> run_own_mode(const Options& options) const override;

@@ -111,6 +111,7 @@ class LabRun : public FamilyRun {
                 if (!options_.selects(v.name)) continue;
                 if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
                 else if (!session_->healthy()) skip(c, v, "skipped: an earlier " + session_->info().api + " error ended the GPU part");
+                else if (const std::string why = refused_by_backend(v); !why.empty()) skip(c, v, "skipped: " + why);
                 else run_gpu_variant(c, v);
             }
             if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
@@ -125,6 +126,18 @@ class LabRun : public FamilyRun {
                 for (const Mask& mask : options_.masks)
                     if (mask.spec == r.mask_spec) spec_.own_figures(r, Problem{image_, mask, options_.border});
         derive_figures(report_);
+    }
+
+    // A back end other than CUDA (LabSpec::device) runs a variant's launch only: an end-to-end
+    // function is the variant's own CUDA host code and the transfers' copies are the harness's
+    // CUDA calls, neither of which has a device there (or may find a CUDA one that is not the
+    // back end's). Empty when v can run.
+    std::string refused_by_backend(const GpuVariant& v) const {
+        if (!spec_.device) return "";
+        const std::string by = "the " + spec_.device->api() + " back end runs a variant's kernels only; ";
+        if (v.end_to_end) return by + v.name + " has an end-to-end part (CUDA host code: allocate, copy, launch, copy back)";
+        if (spec_.transfers) return by + "this lab times transfers (LabSpec::transfers: the harness's CUDA copies around the kernels)";
+        return "";
     }
 
     void open_gpu() {
@@ -145,7 +158,7 @@ class LabRun : public FamilyRun {
                                      size_t(max_k) * max_k * sizeof(float);
         session_->load_image(image_, options_.border, max_k, any_end_to_end || spec_.transfers ? problem_bytes : 0,
                              spec_.float_intermediate);
-        if (spec_.transfers) report_.transfers = measure_transfer_bandwidth(image_.elements());
+        if (spec_.transfers && !spec_.device) report_.transfers = measure_transfer_bandwidth(image_.elements());  // CUDA's copies
     }
 
     // A row of the case, with its work model for the derived figures and its tolerance.
