@@ -29,6 +29,7 @@
 #include "common/core/synthetic.hpp"
 #include "common/device/context_health.hpp"
 #include "common/device/image_device.hpp"
+#include "common/families/filters/cl_handles.hpp"
 
 namespace convlab {
 
@@ -265,34 +266,26 @@ class ClSession : public ImageDevice {
         info_.memory_bytes = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_SIZE);
         info_.l2_bytes = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
         cl_int status = CL_SUCCESS;
-        context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &status);
+        context_ = ClContext(clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &status));
         CL_CHECK(status);
-        queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
+        queue_ = ClQueue(clCreateCommandQueue(context_.get(), device_, CL_QUEUE_PROFILING_ENABLE, &status));
         CL_CHECK(status);
         kit_program_ = build(kKitProgram, "the kit's own kernels", false);
-        evict_ = clCreateKernel(kit_program_, "convlab_evict", &status);
+        evict_ = ClKernelHandle(clCreateKernel(kit_program_.get(), "convlab_evict", &status));
         CL_CHECK(status);
         const size_t flush_bytes = std::max<size_t>(2 * info_.l2_bytes, size_t(8) << 20) & ~size_t(15);
         flush_ = buffer(CL_MEM_READ_ONLY, flush_bytes);
         flush_sink_ = buffer(CL_MEM_WRITE_ONLY, sizeof(cl_uint));
         const cl_uchar fill = 0x5A;
-        CL_CHECK(clEnqueueFillBuffer(queue_, flush_, &fill, 1, 0, flush_bytes, 0, nullptr, nullptr));
+        CL_CHECK(clEnqueueFillBuffer(queue_.get(), flush_.get(), &fill, 1, 0, flush_bytes, 0, nullptr, nullptr));
         if (measure_copy) copy_gbs_ = measure_copy_bandwidth();
         backend_.attach(this);
     }
 
+    // The members release their handles (cl_handles.hpp), the context last, once the queue is idle.
     ~ClSession() override {
         backend_.detach(this);
-        if (queue_) clFinish(queue_);
-        for (auto& [name, kernel] : kernels_) clReleaseKernel(kernel);
-        for (auto& [file, program] : programs_)
-            if (program.program) clReleaseProgram(program.program);
-        if (evict_) clReleaseKernel(evict_);
-        if (kit_program_) clReleaseProgram(kit_program_);
-        for (cl_mem m : {in_, out_, mask_, flush_, flush_sink_})
-            if (m) clReleaseMemObject(m);
-        if (queue_) clReleaseCommandQueue(queue_);
-        if (context_) clReleaseContext(context_);
+        if (queue_) clFinish(queue_.get());
     }
 
     const DeviceInfo& info() const override { return info_; }
@@ -315,7 +308,7 @@ class ClSession : public ImageDevice {
             in_ = buffer(CL_MEM_READ_ONLY, n);
             out_ = buffer(CL_MEM_READ_WRITE, n * sizeof(float));
             mask_ = buffer(CL_MEM_READ_ONLY, mask_bytes);
-            CL_CHECK(clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, n, image.pixels.data(), 0, nullptr, nullptr));
+            CL_CHECK(clEnqueueWriteBuffer(queue_.get(), in_.get(), CL_TRUE, 0, n, image.pixels.data(), 0, nullptr, nullptr));
         });
         elements_ = n;
         args_ = ConvArgs{nullptr, nullptr, nullptr, image.width, image.height, image.channels, 0, border};
@@ -323,7 +316,7 @@ class ClSession : public ImageDevice {
 
     void load_mask(const Mask& mask) override {
         guarded([&] {
-            CL_CHECK(clEnqueueWriteBuffer(queue_, mask_, CL_TRUE, 0, mask.weights.size() * sizeof(float), mask.weights.data(), 0,
+            CL_CHECK(clEnqueueWriteBuffer(queue_.get(), mask_.get(), CL_TRUE, 0, mask.weights.size() * sizeof(float), mask.weights.data(), 0,
                                           nullptr, nullptr));
         });
         args_.k = mask.k;
@@ -331,34 +324,34 @@ class ClSession : public ImageDevice {
 
     void load_random_input(uint64_t seed) override {
         const Image random = make_random_image(args_.width, args_.height, args_.channels, seed);
-        guarded([&] { CL_CHECK(clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, elements_, random.pixels.data(), 0, nullptr, nullptr)); });
+        guarded([&] { CL_CHECK(clEnqueueWriteBuffer(queue_.get(), in_.get(), CL_TRUE, 0, elements_, random.pixels.data(), 0, nullptr, nullptr)); });
     }
 
     void poison_output() override {
         const cl_uint nan_bits = 0xFFFFFFFFu;  // all bits set: a NaN
         guarded([&] {
-            CL_CHECK(clEnqueueFillBuffer(queue_, out_, &nan_bits, sizeof(nan_bits), 0, elements_ * sizeof(float), 0, nullptr, nullptr));
-            CL_CHECK(clFinish(queue_));
+            CL_CHECK(clEnqueueFillBuffer(queue_.get(), out_.get(), &nan_bits, sizeof(nan_bits), 0, elements_ * sizeof(float), 0, nullptr, nullptr));
+            CL_CHECK(clFinish(queue_.get()));
         });
     }
 
     void fetch_output(float* h_out) const override {
-        guarded([&] { CL_CHECK(clEnqueueReadBuffer(queue_, out_, CL_TRUE, 0, elements_ * sizeof(float), h_out, 0, nullptr, nullptr)); });
+        guarded([&] { CL_CHECK(clEnqueueReadBuffer(queue_.get(), out_.get(), CL_TRUE, 0, elements_ * sizeof(float), h_out, 0, nullptr, nullptr)); });
     }
 
     void sample_output(const std::vector<size_t>& positions, float* values) override {
         guarded([&] {
             for (size_t n = 0; n < positions.size(); ++n)
-                CL_CHECK(clEnqueueReadBuffer(queue_, out_, CL_FALSE, positions[n] * sizeof(float), sizeof(float), values + n, 0,
+                CL_CHECK(clEnqueueReadBuffer(queue_.get(), out_.get(), CL_FALSE, positions[n] * sizeof(float), sizeof(float), values + n, 0,
                                              nullptr, nullptr));
-            CL_CHECK(clFinish(queue_));
+            CL_CHECK(clFinish(queue_.get()));
         });
     }
 
     void run(const std::function<void()>& fn) override {
         guarded([&] {
             fn();
-            CL_CHECK(clFinish(queue_));
+            CL_CHECK(clFinish(queue_.get()));
             release_events();
         });
     }
@@ -383,10 +376,10 @@ class ClSession : public ImageDevice {
                 if (before_rep) before_rep(rep);
                 if (poison_each_rep) poison_output();
                 if (plan.flush_l2) flush_caches();
-                CL_CHECK(clFinish(queue_));
+                CL_CHECK(clFinish(queue_.get()));
                 release_events();
                 fn();
-                CL_CHECK(clFinish(queue_));
+                CL_CHECK(clFinish(queue_.get()));
                 const double ms = events_ms();
                 release_events();
                 if (after_rep) after_rep(rep);
@@ -400,9 +393,9 @@ class ClSession : public ImageDevice {
     void launch(const ClKernel& k, const ConvArgs& a) {
         cl_kernel kernel = kernel_of(k);
         const cl_int w = a.width, h = a.height, c = a.channels, size = a.k, border = int(a.border);
-        CL_CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &in_));
-        CL_CHECK(clSetKernelArg(kernel, 1, sizeof(cl_mem), &out_));
-        CL_CHECK(clSetKernelArg(kernel, 2, sizeof(cl_mem), &mask_));
+        CL_CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), in_.address()));
+        CL_CHECK(clSetKernelArg(kernel, 1, sizeof(cl_mem), out_.address()));
+        CL_CHECK(clSetKernelArg(kernel, 2, sizeof(cl_mem), mask_.address()));
         CL_CHECK(clSetKernelArg(kernel, 3, sizeof(cl_int), &w));
         CL_CHECK(clSetKernelArg(kernel, 4, sizeof(cl_int), &h));
         CL_CHECK(clSetKernelArg(kernel, 5, sizeof(cl_int), &c));
@@ -426,8 +419,8 @@ class ClSession : public ImageDevice {
             global[0] = round_up(size_t(w) * size_t(h), r.local_x);
         }
         cl_event event = nullptr;
-        CL_CHECK(clEnqueueNDRangeKernel(queue_, kernel, cl_uint(r.dims), nullptr, global, local, 0, nullptr, &event));
-        events_.push_back(event);
+        CL_CHECK(clEnqueueNDRangeKernel(queue_.get(), kernel, cl_uint(r.dims), nullptr, global, local, 0, nullptr, &event));
+        events_.emplace_back(event);
         ++launches_;
     }
 
@@ -437,35 +430,34 @@ class ClSession : public ImageDevice {
     // a .cl that did not build): lost, the runner skips the rest of the GPU part (healthy()).
     template <class Fn>
     void guarded(Fn&& fn) const {
-        health_.guarded(fn, [&] { return clFinish(queue_) == CL_SUCCESS; });
+        health_.guarded(fn, [&] { return clFinish(queue_.get()) == CL_SUCCESS; });
     }
 
     struct Program {
-        cl_program program = nullptr;
+        ClProgram program;
         std::string error;  // the one line of a build that failed
     };
 
-    cl_mem buffer(cl_mem_flags flags, size_t bytes) {
+    ClMem buffer(cl_mem_flags flags, size_t bytes) {
         cl_int status = CL_SUCCESS;
-        cl_mem m = clCreateBuffer(context_, flags, std::max<size_t>(bytes, 4), nullptr, &status);
+        ClMem m(clCreateBuffer(context_.get(), flags, std::max<size_t>(bytes, 4), nullptr, &status));
         CL_CHECK(status);
         return m;
     }
 
     // Builds source; a failure throws ClError with the compiler's first error as one line.
-    cl_program build(const std::string& source, const std::string& shown, bool with_prelude) {
+    ClProgram build(const std::string& source, const std::string& shown, bool with_prelude) {
         const std::string text = with_prelude ? std::string(kPrelude) + "#line 1 \"" + shown + "\"\n" + source : source;
         const char* texts[] = {text.c_str()};
         cl_int status = CL_SUCCESS;
-        cl_program program = clCreateProgramWithSource(context_, 1, texts, nullptr, &status);
+        ClProgram program(clCreateProgramWithSource(context_.get(), 1, texts, nullptr, &status));
         CL_CHECK(status);
-        status = quietly([&] { return clBuildProgram(program, 1, &device_, "", nullptr, nullptr); });
+        status = quietly([&] { return clBuildProgram(program.get(), 1, &device_, "", nullptr, nullptr); });
         if (status == CL_SUCCESS) return program;
         size_t size = 0;
-        clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+        clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
         std::string log(size, '\0');
-        clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-        clReleaseProgram(program);
+        clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
         if (status != CL_BUILD_PROGRAM_FAILURE) CL_CHECK(status);
         throw ClError(first_error(log.c_str(), shown));
     }
@@ -493,10 +485,10 @@ class ClSession : public ImageDevice {
                 else p = built(text.str(), shown);
             }
             if (!p.error.empty()) std::cerr << "lab" << lab_ << ": " << p.error << "\n";
-            found = programs_.emplace(file, p).first;
+            found = programs_.emplace(file, std::move(p)).first;
         }
         if (!found->second.error.empty()) throw ClError(found->second.error);
-        return found->second.program;
+        return found->second.program.get();
     }
 
     // A .cl file's source built, or the one line that says why it did not build.
@@ -534,42 +526,39 @@ class ClSession : public ImageDevice {
     cl_kernel kernel_of(const ClKernel& k) {
         const std::string key = k.file + ":" + k.name;
         const auto found = kernels_.find(key);
-        if (found != kernels_.end()) return found->second;
+        if (found != kernels_.end()) return found->second.get();
         cl_int status = CL_SUCCESS;
-        cl_kernel kernel = clCreateKernel(program_of(k.file), k.name.c_str(), &status);
+        ClKernelHandle kernel(clCreateKernel(program_of(k.file), k.name.c_str(), &status));
         if (status == CL_INVALID_KERNEL_NAME) throw ClError(registered_sources()[k.file].shown + " has no kernel " + k.name);
         CL_CHECK(status);
-        return kernels_[key] = kernel;
+        return (kernels_[key] = std::move(kernel)).get();
     }
 
     void flush_caches() {
         size_t bytes = 0;
-        CL_CHECK(clGetMemObjectInfo(flush_, CL_MEM_SIZE, sizeof(bytes), &bytes, nullptr));
+        CL_CHECK(clGetMemObjectInfo(flush_.get(), CL_MEM_SIZE, sizeof(bytes), &bytes, nullptr));
         const cl_ulong vectors = bytes / 16;
-        CL_CHECK(clSetKernelArg(evict_, 0, sizeof(cl_mem), &flush_));
-        CL_CHECK(clSetKernelArg(evict_, 1, sizeof(cl_ulong), &vectors));
-        CL_CHECK(clSetKernelArg(evict_, 2, sizeof(cl_mem), &flush_sink_));
+        CL_CHECK(clSetKernelArg(evict_.get(), 0, sizeof(cl_mem), flush_.address()));
+        CL_CHECK(clSetKernelArg(evict_.get(), 1, sizeof(cl_ulong), &vectors));
+        CL_CHECK(clSetKernelArg(evict_.get(), 2, sizeof(cl_mem), flush_sink_.address()));
         const size_t global = size_t(std::max(1, info_.multiprocessors)) * 256, local = 64;
-        CL_CHECK(clEnqueueNDRangeKernel(queue_, evict_, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+        CL_CHECK(clEnqueueNDRangeKernel(queue_.get(), evict_.get(), 1, nullptr, &global, &local, 0, nullptr, nullptr));
     }
 
     double events_ms() const {
         if (events_.empty()) return 0;
         cl_ulong start = ~cl_ulong(0), end = 0;
-        for (cl_event e : events_) {
+        for (const ClEvent& e : events_) {
             cl_ulong s = 0, t = 0;
-            CL_CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof(s), &s, nullptr));
-            CL_CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof(t), &t, nullptr));
+            CL_CHECK(clGetEventProfilingInfo(e.get(), CL_PROFILING_COMMAND_START, sizeof(s), &s, nullptr));
+            CL_CHECK(clGetEventProfilingInfo(e.get(), CL_PROFILING_COMMAND_END, sizeof(t), &t, nullptr));
             start = std::min(start, s);
             end = std::max(end, t);
         }
         return double(end - start) * 1e-6;
     }
 
-    void release_events() {
-        for (cl_event e : events_) clReleaseEvent(e);
-        events_.clear();
-    }
+    void release_events() { events_.clear(); }
 
     // CUDA's basis (CopyBandwidthBasis), so that % copy compares the two APIs on one GPU. OpenCL
     // has no query of the memory free: the device's whole memory stands for it (on a GPU with
@@ -577,20 +566,18 @@ class ClSession : public ImageDevice {
     double measure_copy_bandwidth() {
         const size_t bytes = std::min<size_t>(CopyBandwidthBasis::bytes(info_.memory_bytes),
                                               device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE) & ~size_t(255));
-        cl_mem a = buffer(CL_MEM_READ_WRITE, bytes), b = buffer(CL_MEM_READ_WRITE, bytes);
+        const ClMem a = buffer(CL_MEM_READ_WRITE, bytes), b = buffer(CL_MEM_READ_WRITE, bytes);
         const cl_uchar one = 1;
-        CL_CHECK(clEnqueueFillBuffer(queue_, a, &one, 1, 0, bytes, 0, nullptr, nullptr));
+        CL_CHECK(clEnqueueFillBuffer(queue_.get(), a.get(), &one, 1, 0, bytes, 0, nullptr, nullptr));
         std::vector<double> samples;
         for (int rep = 0; rep < CopyBandwidthBasis::kWarmup + CopyBandwidthBasis::kReps; ++rep) {
             cl_event e = nullptr;
-            CL_CHECK(clEnqueueCopyBuffer(queue_, a, b, 0, 0, bytes, 0, nullptr, &e));
-            CL_CHECK(clFinish(queue_));
-            events_.push_back(e);
+            CL_CHECK(clEnqueueCopyBuffer(queue_.get(), a.get(), b.get(), 0, 0, bytes, 0, nullptr, &e));
+            events_.emplace_back(e);
+            CL_CHECK(clFinish(queue_.get()));
             if (rep >= CopyBandwidthBasis::kWarmup) samples.push_back(events_ms());
             release_events();
         }
-        clReleaseMemObject(a);
-        clReleaseMemObject(b);
         return 2.0 * double(bytes) / (summarize(samples).median_ms * 1e-3) * 1e-9;
     }
 
@@ -599,17 +586,18 @@ class ClSession : public ImageDevice {
     cl_device_id device_;
     DeviceInfo info_;
     double copy_gbs_ = 0;
-    cl_context context_ = nullptr;
-    cl_command_queue queue_ = nullptr;
-    cl_program kit_program_ = nullptr;
-    cl_kernel evict_ = nullptr;
-    cl_mem in_ = nullptr, out_ = nullptr, mask_ = nullptr, flush_ = nullptr, flush_sink_ = nullptr;
+    // Declared before what they hold, so that they are released after it.
+    ClContext context_;
+    ClQueue queue_;
+    ClProgram kit_program_;
+    ClKernelHandle evict_;
+    ClMem in_, out_, mask_, flush_, flush_sink_;
     size_t elements_ = 0;
     ConvArgs args_{};
     std::map<std::string, Program> programs_;
-    std::map<std::string, cl_kernel> kernels_;
+    std::map<std::string, ClKernelHandle> kernels_;
     std::set<std::string> fitting_;  // the kernels whose work-group the device takes
-    std::vector<cl_event> events_;  // the kernels enqueued since the last wait
+    std::vector<ClEvent> events_;  // the kernels enqueued since the last wait
     int launches_ = 0;
     mutable ContextHealth health_;  // fetch_output is const, and an error there may end the context too
 };
