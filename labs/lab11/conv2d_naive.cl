@@ -34,18 +34,18 @@ void conv2d_naive_pixel(global const uchar* in, global float* out, global const 
 // kernel needs a copy of the function above whose mask is `constant const float* mask`.
 void conv2d_naive_pixel_const(global const uchar* in, global float* out, constant const float* mask, int width, int height,
                               int channels, int k, int border, int x, int y) {
-    // TODO(lab11) 4: the body of conv2d_naive_pixel, reading this constant mask.
+    // TODO(lab11) 2: the body of conv2d_naive_pixel, reading this constant mask.
 }
 
 kernel void conv2d_naive_kernel(global const uchar* in, global float* out, global const float* mask, int width, int height,
                                 int channels, int k, int border) {
-    // TODO(lab11) 2: x and y from get_global_id(0) and (1); the NDRange is rounded up to whole
+    // TODO(lab11) 3: x and y from get_global_id(0) and (1); the NDRange is rounded up to whole
     // work-groups, so skip the work-items outside the image; call conv2d_naive_pixel.
 }
 
 kernel void conv2d_naive_1d_kernel(global const uchar* in, global float* out, global const float* mask, int width,
                                    int height, int channels, int k, int border) {
-    // TODO(lab11) 3: one pixel per work-item, pixel = get_global_id(0): x = pixel % width,
+    // TODO(lab11) 4: one pixel per work-item, pixel = get_global_id(0): x = pixel % width,
     // y = pixel / width; skip the pixels past width * height.
 }
 

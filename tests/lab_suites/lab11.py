@@ -94,7 +94,7 @@ def compile_error_is_one_line():
         path = os.path.join(tmp, "conv2d_naive.cl")
         with open(path) as f:
             lines = f.read().split("\n")
-        broken = next(n for n, line in enumerate(lines) if "TODO(lab11) 2" in line)
+        broken = next(n for n, line in enumerate(lines) if "TODO(lab11) 3" in line)  # in conv2d_naive_kernel
         lines.insert(broken, "    int missing = ;")
         with open(path, "w") as f:
             f.write("\n".join(lines))
@@ -153,6 +153,21 @@ def oversized_work_groups_are_skipped_rows():
     assert all("\n" not in r["message"] for r in rows.values()), rows
 
 
+def skeleton_and_solution_have_one_shape():
+    """The skeleton's TODOs are numbered 1, 2, ... in file order, and the solution defines every
+    function the skeleton does, written out by name as the TODOs describe (no macro that makes
+    them), in the same order."""
+    def read(*parts):
+        with open(os.path.join(ROOT, *parts)) as f:
+            return f.read()
+    skeleton, solution = read("labs", "lab11", "conv2d_naive.cl"), read("solutions", "lab11", "conv2d_naive.cl")
+    numbers = [int(n) for n in re.findall(r"TODO\(lab11\) (\d+):", skeleton)]
+    assert numbers == list(range(1, len(numbers) + 1)), f"TODO numbers in file order: {numbers}"
+    defined = re.compile(r"^(?:kernel )?void (\w+)\(", re.M)
+    assert defined.findall(solution) == defined.findall(skeleton), (defined.findall(solution), defined.findall(skeleton))
+    assert "#define" not in solution.replace("#define MAX_CHANNELS", ""), "a macro in the solution's .cl"
+
+
 def cli_tests():
     return [
         ("lab11 (OpenCL, PoCL): the solution passes at awkward shapes, every border, 1 and 3 channels", solution_passes_everywhere),
@@ -162,5 +177,6 @@ def cli_tests():
         ("lab11 (OpenCL): without an OpenCL device, one line and exit status 3", without_an_opencl_device_says_skipped),
         ("lab11 (OpenCL): a compile error in the .cl is one line with its file and line", compile_error_is_one_line),
         ("lab11 (OpenCL, PoCL): the graded build of a submission runs the submission's .cl", graded_build_runs_the_submissions_cl),
+        ("lab11: the skeleton's TODOs in order; the solution defines its functions by name, as they describe", skeleton_and_solution_have_one_shape),
         ("lab11 (OpenCL, PoCL): a work-group larger than the device or kernel takes is a skipped row", oversized_work_groups_are_skipped_rows),
     ]
