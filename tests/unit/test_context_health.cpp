@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "common/device/context_health.hpp"
+#include "common/families/filters/context_health.hpp"
 
 using namespace convlab;
 

@@ -27,7 +27,7 @@
 #include "common/core/exit_status.hpp"
 #include "common/core/number_format.hpp"
 #include "common/core/synthetic.hpp"
-#include "common/device/context_health.hpp"
+#include "common/families/filters/context_health.hpp"
 #include "common/device/image_device.hpp"
 #include "common/families/filters/cl_handles.hpp"
 

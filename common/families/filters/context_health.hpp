@@ -4,6 +4,7 @@
 // for every later call (a kernel that faulted); only the device can say which, so after an error
 // the back end asks it, once, whether it still finishes work (probe). A context found ruined stays
 // so: the runner skips the rest of the GPU part, as for a CUDA error (ImageDevice::healthy).
+// The OpenCL back end's (cl_device.cpp); GpuSession probes CUDA's sticky errors itself.
 #pragma once
 #include "common/core/errors.hpp"
 
