@@ -401,6 +401,7 @@ class ClSession : public ImageDevice {
         CL_CHECK(clSetKernelArg(kernel, 5, sizeof(cl_int), &c));
         CL_CHECK(clSetKernelArg(kernel, 6, sizeof(cl_int), &size));
         CL_CHECK(clSetKernelArg(kernel, 7, sizeof(cl_int), &border));
+        if (k.local_bytes) set_local_memory(k, kernel, a);
         const auto round_up = [](size_t n, size_t m) { return (n + m - 1) / m * m; };
         const ClNdRange& r = k.range;
         if (fitting_.insert(k.file + ":" + k.name).second) {  // once a kernel: its limits do not change
@@ -521,6 +522,21 @@ class ClSession : public ImageDevice {
         if (items > most)
             throw Unsupported(k.name + ": a work-group of " + shape + " (" + std::to_string(items) + " work-items) is more than " +
                               info_.name + " runs this kernel with (CL_KERNEL_WORK_GROUP_SIZE " + std::to_string(most) + ")");
+    }
+
+    // The ninth argument of a kernel with local memory sized at run time: local_bytes(a) of it.
+    // More than the device has (CL_KERNEL_LOCAL_MEM_SIZE counts it with what the kernel holds
+    // there itself) is Unsupported, a skipped row, not CL_OUT_OF_RESOURCES out of the launch.
+    void set_local_memory(const ClKernel& k, cl_kernel kernel, const ConvArgs& a) const {
+        const size_t bytes = k.local_bytes(a);
+        CL_CHECK(clSetKernelArg(kernel, 8, bytes, nullptr));
+        cl_ulong used = 0;
+        CL_CHECK(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(used), &used, nullptr));
+        const cl_ulong most = device_value<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE);
+        if (used > most)
+            throw Unsupported(k.name + ": k = " + std::to_string(a.k) + " with " + std::to_string(a.channels) + " channel(s) needs " +
+                              std::to_string(bytes) + " bytes of local memory for its tile, " + std::to_string(used) + " in all; " +
+                              info_.name + " has " + std::to_string(most) + " (CL_DEVICE_LOCAL_MEM_SIZE)");
     }
 
     cl_kernel kernel_of(const ClKernel& k) {

@@ -24,7 +24,10 @@
 // SPACE is global or constant, the kernel's choice (the host passes the same buffer). The image
 // is interleaved and row-major as ConvArgs says; border is Border's value (0 zero, 1 clamp,
 // 2 wrap, 3 mirror), and every .cl file is compiled with the kit's border_index() in front of it.
+// A kernel with local memory sized at run time (ClKernel::local_bytes) takes a ninth argument,
+// `local float* tile`: OpenCL's dynamic shared memory, sized by the host at every launch.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -45,6 +48,10 @@ struct ClKernel {
     std::string file;  // the .cl file's name, as the manifest's student list has it
     std::string name;  // the kernel function
     ClNdRange range;
+    // The bytes of the kernel's ninth argument, `local float* tile`, for a launch's arguments (its
+    // mask size and channels); empty: the kernel takes eight. More than the device's local memory
+    // is a skipped row that names the limit.
+    std::function<size_t(const ConvArgs&)> local_bytes;
 };
 
 class ClSession;
