@@ -32,7 +32,11 @@ PeerTimer::PeerTimer(PeerLink& link, PeerTarget& target, PeerTimerPlan plan) : l
     if (ready.kind != PeerKind::Ready) throw PeerError("the program answered out of turn");
 }
 
-uint64_t PeerTimer::seed_of(int rep) const { return hash4(salt_, 11, uint64_t(rep), 0) >> 2; }
+// Every repetition of every variant gets an input of its own. With one set of seeds for all the
+// variants a timer times, repetition n of each would see the same input, and a program could keep
+// what one variant computed at repetition n and copy it as another's answer at repetition n: right
+// where it is checked, at the speed of a copy (lab 6's known-bad fused-replays-two-pass).
+uint64_t PeerTimer::seed_of(int variant, int rep) const { return hash4(salt_, 11, uint64_t(rep), uint64_t(variant)) >> 2; }
 
 void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
     using Clock = std::chrono::steady_clock;
@@ -47,6 +51,7 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
             if (text.rfind(std::string(status) + ": ", 0) == 0) return fail(status, text.substr(std::string(status).size() + 2));
         fail("error", text);
     };
+    const int variant = variants_timed_++;
     if (!target_.select(name)) return fail("error", "no variant '" + name + "' to time");
     try {
         link_.send(PeerMessage::make(PeerKind::Prepare, name));
@@ -60,7 +65,7 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
         int host_clock = 0;
         const int runs = plan_.warmup + plan_.reps;
         for (int rep = 0; rep < runs; ++rep) {
-            const uint64_t seed = seed_of(rep);
+            const uint64_t seed = seed_of(variant, rep);
             target_.prepare_input(seed);
             target_.poison();  // in place before the clock starts
             const auto start = Clock::now();
@@ -82,7 +87,7 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
                 host_clock += done.host_clock != 0;
             }
         }
-        const std::string wrong = target_.check_output(seed_of(runs - 1), r);
+        const std::string wrong = target_.check_output(seed_of(variant, runs - 1), r);
         r.status = wrong.empty() ? "pass" : "fail";
         r.message = wrong.empty() ? "the last repetition's result passed; every repetition spot-checked"
                                   : "the last timed repetition's result failed: " + wrong;

@@ -5,9 +5,10 @@
 // (shared_device_memory.hpp; lab 9's in host memory, host_shared_memory.hpp); the submission's
 // process maps them and runs its kernels there when told (peer_worker.hpp). For every repetition
 // this side, on its own clock:
-//   start -> a fresh input from a seed drawn from the operating system's entropy (the submission
-//   cannot compute the answer ahead; what it takes to make is done before the clock, where the
-//   submission cannot see it) -> L2 flushed (device memory) -> "go" -> "done" -> values of the
+//   start -> a fresh input from a seed drawn from the operating system's entropy, one for each
+//   repetition of each variant (the submission cannot compute the answer ahead, nor reuse one
+//   variant's answer as another's; what the input takes to make is done before the clock, where
+//   the submission cannot see it) -> L2 flushed (device memory) -> "go" -> "done" -> values of the
 //   output at positions drawn now, read by this process -> stop.
 // Reading the output itself is what ends the clock: a read of device memory waits for any kernel
 // the submission left running, or catches its unwritten values; a read of host memory (lab 9)
@@ -76,12 +77,13 @@ class PeerTimer {
     void finish();  // tells the worker there is nothing more
 
   private:
-    uint64_t seed_of(int rep) const;
+    uint64_t seed_of(int variant, int rep) const;  // the input of `variant`'s (its order here) repetition `rep`
 
     PeerLink& link_;
     PeerTarget& target_;
     PeerTimerPlan plan_;
     uint64_t salt_;
+    int variants_timed_ = 0;
 };
 
 }  // namespace convlab

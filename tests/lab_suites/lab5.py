@@ -78,7 +78,7 @@ def skeleton_fails_cleanly():
 
 def grading_modes():
     """What the grader runs: --check-only --raw-out writes every variant's bytes, --compare (a
-    separate run, no kernel) passes them and fails a changed, a short or another seed's file;
+    separate run, no kernel) passes them and fails a stray, a changed, a short or another seed's file;
     the timed run's --format json gives each selected variant's median."""
     args = ["--elements", "1003", "--seed", "77"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -93,6 +93,16 @@ def grading_modes():
         checked = json.loads(out)["results"]
         assert status == 0 and len(checked) == len(ran) and all(r["status"] == "pass" and r["kind"] == "submitted" for r in checked), \
             (status, checked, err)
+        # A file no result is named by fails under its whole file name, never a result's (add_stray_rows)
+        stray = os.path.join(tmp, "memory_B_read-swapped-copy.f32")
+        with open(stray, "wb") as f:
+            f.write(b"\0" * 16)
+        status, out, err = lab("lab5-solution", *args, "--compare", tmp, "--format", "json")
+        rows = json.loads(out)["results"]
+        strays = [(r["variant"], r["status"], r["message"]) for r in rows if r["variant"].endswith(".f32")]
+        assert status == 1 and len(rows) == len(ran) + 1 and \
+            strays == [("memory_B_read-swapped-copy.f32", "fail", "no result of this lab has this file's name")], (status, strays, err)
+        os.remove(stray)
         swapped = os.path.join(tmp, "memory_B_read-swapped.f32")
         with open(swapped, "r+b") as f:
             f.seek(4 * 500)
