@@ -1,8 +1,8 @@
 """Lab 12's own tests: lab 3's tiled kernel in OpenCL (the tile in local memory sized at run time,
 loaded in passes) beside the student's lab 11 kernels, run through the kit's OpenCL back end on
 PoCL where there is no GPU (lab_suites/opencl.py: the tests every OpenCL lab has). Lab 12 has no
-CUDA GPU rows (no GPU dict), as lab 11. Its grading spec, grading/cases/lab12.json, only names its
-variants so far, as lab 11's; no known-bad submissions yet."""
+CUDA GPU rows (no GPU dict), as lab 11. Its grading spec is grading/cases/lab12.json (correctness
+alone for now, as lab 11's); its known-bad submissions are graded on PoCL by grader_tests."""
 from lab_suites import opencl
 
 LAB = opencl.ClLab(

@@ -29,6 +29,10 @@ class ClLab:
     def name(self):
         return f"lab{self.n}"
 
+    def own_variants(self):
+        """The variants whose kernels are in the lab's own .cl file (not those of the earlier labs it runs)."""
+        return [v for v in self.variants if not any(v.startswith(f"{u.split('/')[0]}-") for u in self.uses)]
+
     def files(self):
         """The .cl files of a submission, relative to labs/ and solutions/."""
         return [f"{self.name}/{self.cl}", *self.uses]
@@ -124,6 +128,26 @@ def compile_error_is_one_line(cl, todo, broken_variants):
     assert all(f"{v}: error: " in out for v in broken_variants), out
 
 
+def include_is_refused(cl):
+    """A .cl that is one #include of the reference solution's kernel, by its absolute path (which
+    the OpenCL compiler would follow and pass every check with): the kit refuses it before the
+    compiler sees it (cl_source_rules.hpp), one line naming the file, its line and #include, each
+    variant of the file an error that says so, exit 1. Read from a copy (CONVLAB_CL_DIR), the other .cl files
+    the lab reads copied beside it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in cl.files():
+            shutil.copy(os.path.join(ROOT, "labs", f), tmp)
+        with open(os.path.join(tmp, cl.cl), "w") as f:
+            f.write(f"// the solution, by its path in the kit\n#\\\ninclude \"{os.path.join(ROOT, 'solutions', cl.name, cl.cl)}\"\n")
+        status, out, err = lab(f"{cl.name}-student", "--size", "20x10", "--mask", "random:3:1", "--check-only",
+                               env=dict(os.environ, CONVLAB_CL_DIR=tmp))
+    said = err.strip().splitlines()
+    assert status == 1, f"exit {status}: {err}"
+    assert len(said) == 1 and re.search(rf"error: \S*{re.escape(cl.cl)}:2: #include is not allowed", said[0]), err
+    refused = [v for v in cl.variants if re.search(rf"^{re.escape(v)}: error: \S*{re.escape(cl.cl)}:2: #include", out, re.M)]
+    assert refused == cl.own_variants(), out
+
+
 def graded_build_runs_the_submissions_cl(cl):
     """The grader builds a submission in a copy of a template it built first (grading/convlab_grader/
     build.py): the copy's graded program must run the submission's .cl files, not the template's,
@@ -206,6 +230,7 @@ def cli_tests(cl, compile_error, work_group_limits):
         (f"{name} (OpenCL): --cl-list and --cl-device", cl_list_names_the_devices, cl),
         (f"{name} (OpenCL): without an OpenCL device, one line and exit status 3", without_an_opencl_device_says_skipped, cl),
         (f"{name} (OpenCL): a compile error in the .cl is one line with its file and line", compile_error_is_one_line, cl, *compile_error),
+        (f"{name} (OpenCL): a .cl that #includes the solution is refused in one line, before the compiler", include_is_refused, cl),
         (f"{name} (OpenCL, PoCL): the graded build of a submission runs the submission's .cl", graded_build_runs_the_submissions_cl, cl),
         (f"{name}: the skeleton's TODOs in order; the solution defines its functions by name, as they describe",
          skeleton_and_solution_have_one_shape, cl),

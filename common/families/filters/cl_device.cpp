@@ -30,6 +30,7 @@
 #include "common/families/filters/context_health.hpp"
 #include "common/device/image_device.hpp"
 #include "common/families/filters/cl_handles.hpp"
+#include "common/families/filters/cl_source_rules.hpp"
 
 namespace convlab {
 
@@ -446,8 +447,11 @@ class ClSession : public ImageDevice {
         return m;
     }
 
-    // Builds source; a failure throws ClError with the compiler's first error as one line.
+    // Builds source; one that names another file is refused (cl_source_rules.hpp), a failure throws
+    // ClError with the compiler's first error as one line.
     ClProgram build(const std::string& source, const std::string& shown, bool with_prelude) {
+        const std::string refused = forbidden_directive(source, shown);
+        if (!refused.empty()) throw ClError("error: " + refused);
         const std::string text = with_prelude ? std::string(kPrelude) + "#line 1 \"" + shown + "\"\n" + source : source;
         const char* texts[] = {text.c_str()};
         cl_int status = CL_SUCCESS;
