@@ -33,20 +33,26 @@ export STB_INCLUDE JSON_INCLUDE CXXOPTS_INCLUDE GTEST_INCLUDE
 DEP_INCLUDES := $(addprefix -I,$(sort $(filter-out /usr/include,$(STB_INCLUDE) $(JSON_INCLUDE) $(CXXOPTS_INCLUDE))))
 
 # ---- GPU architecture -----------------------------------------------------------------------
-# The installed GPU's, unless CUDA_ARCH=sm_XY says otherwise; with no GPU, machine code for the
-# default list below plus PTX, which the driver compiles for any newer GPU at first run.
+# The installed GPU's, unless CUDA_ARCH=sm_XY says otherwise. With no GPU, PTX alone, for
+# compute_75 and compute_80 (the driver compiles it for the GPU it finds at the first run, so the
+# binaries still run on any GPU later; compute_80's keeps what needs sm_80, lab 8's expert
+# asynchronous copies): machine code for seven architectures tripled the CUDA files' compile time
+# on a machine that cannot run any of it. CUDA_ARCH=all builds that machine code, plus PTX.
 DEFAULT_ARCHS := 75 80 86 89 90 100 120
 comma := ,
 space := $(subst x,,x x)
 GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '.[:space:]')
 CUDA_ARCH ?= $(if $(GPU_CC),sm_$(GPU_CC))
-ifneq ($(CUDA_ARCH),)
+ifeq ($(CUDA_ARCH),all)
+  GENCODE := $(foreach a,$(DEFAULT_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) -gencode arch=compute_75,code=compute_75
+  ARCH_DESCRIPTION := sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)) + PTX (CUDA_ARCH=all)
+else ifneq ($(CUDA_ARCH),)
   ARCH_NUM := $(patsubst sm_%,%,$(CUDA_ARCH))
   GENCODE := -gencode arch=compute_$(ARCH_NUM),code=[sm_$(ARCH_NUM),compute_$(ARCH_NUM)]
   ARCH_DESCRIPTION := $(CUDA_ARCH)$(if $(GPU_CC), (detected from the installed GPU), (from CUDA_ARCH))
 else
-  GENCODE := $(foreach a,$(DEFAULT_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) -gencode arch=compute_75,code=compute_75
-  ARCH_DESCRIPTION := default list sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)) + PTX (no GPU detected)
+  GENCODE := -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=compute_80
+  ARCH_DESCRIPTION := PTX for compute_75 and compute_80 (no GPU detected; CUDA_ARCH=all for machine code of sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)))
 endif
 
 # ---- CUPTI ----------------------------------------------------------------------------------
@@ -228,7 +234,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench deps-opencl doctor test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
+.PHONY: help all deps deps-build deps-test deps-bench deps-opencl deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
         debug sass sanitize profile
 
 help:
@@ -239,6 +245,8 @@ help:
 	@echo "  make demo              build every lab's solution and run each on the built-in image"
 	@echo "  make test              everything this machine can test; ends 'N passed, N failed, N skipped'"
 	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests"
+	@echo "  make report LAB=n      run your labN (SOLUTION=1: the solution) and write report-labN/: report.html,"
+	@echo "                         report.md, plots as PNG and SVG; FROM=report.json draws a saved --format json run"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
@@ -252,7 +260,7 @@ help:
 	@echo "  make dist-student      dist/convlab-student.tar.gz: the release for students (no solutions, grading or tests)"
 	@echo "  make clean             remove build/, dist/ and the ./labN programs"
 	@echo
-	@echo "  CUDA_ARCH=sm_90  build for one architecture (default: $(ARCH_DESCRIPTION))"
+	@echo "  CUDA_ARCH=sm_90  build for one architecture, CUDA_ARCH=all for seven (default: $(ARCH_DESCRIPTION))"
 	@echo "  DEPS_INCLUDE=dir headers from a folder instead of the packages (also STB_INCLUDE, JSON_INCLUDE, CXXOPTS_INCLUDE)"
 
 all: $(ALL_LAB_BINARIES)
@@ -272,8 +280,11 @@ deps-bench:
 deps-opencl:
 	@common/tools/deps.sh check opencl
 
+deps-report:
+	@REPORT_PYTHON="$(REPORT_PYTHON)" common/tools/deps.sh check report
+
 doctor:
-	@NVCC="$(NVCC)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" CUPTI_LIB_DIR="$(and $(CUPTI_INCLUDE),$(CUPTI_LIB_DIR))" common/tools/doctor.sh
+	@NVCC="$(NVCC)" REPORT_PYTHON="$(REPORT_PYTHON)" ARCH_DESCRIPTION="$(ARCH_DESCRIPTION)" CUPTI_LIB_DIR="$(and $(CUPTI_INCLUDE),$(CUPTI_LIB_DIR))" common/tools/doctor.sh
 
 NO_TESTS = @echo "convlab: this copy has no tests/ (a student release): build and run a lab instead, e.g. make lab3 && ./lab3"; exit 1
 
@@ -308,13 +319,39 @@ dist-student:
 
 # A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
 # the image labs; an array lab (lab 5: "input = arrays" in its manifest) runs with its defaults.
+# With ARGS=--demo each lab saves its pictures in demo-output/labN/, and their contact sheet is drawn
+# there (contact-sheet.png; without matplotlib one line says so and the demo goes on).
 demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-solutions)
 	@for n in $(LABS); do \
 	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
 	  args="$(ARGS)"; [ "$$(common/tools/manifest.sh value $$n input)" = arrays ] && args=""; \
 	  build/bin/lab$$n-solution $$args; status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
+	  if [ -f demo-output/lab$$n/report.json ]; then $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; fi; \
 	done
+
+# make report LAB=n [FROM=report.json] [OUT=folder] [ARGS='--mask box:3,box:15']: the plots come
+# from Debian's python3-matplotlib, which installs for the system's /usr/bin/python3 only: a
+# pyenv or virtualenv python3 first on PATH does not see it, so the report runs under the system's
+# python3 unless REPORT_PYTHON names another that has matplotlib. Without FROM the lab's program
+# runs with ARGS and --format json: your build, or the solution's with SOLUTION=1, as make labN.
+REPORT_PYTHON ?= $(or $(wildcard /usr/bin/python3),python3)
+FROM ?=
+OUT ?=
+report: | deps-report
+	$(CHECK_LAB)
+	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make report reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
+	$(if $(FROM),,@$(MAKE) --no-print-directory $(LAB_BINARY))
+	@$(REPORT_PYTHON) common/tools/report/make_report.py --lab $(LAB) $(if $(OUT),--out $(OUT)) \
+	  $(if $(FROM),--from $(FROM),--program $(LAB_BINARY) -- $(ARGS))
+
+# make compare REPORTS="a.json b.json ..." [OUT=folder]: saved reports of one lab side by side
+# (several students, several GPUs), one table and one plot (common/tools/report/compare.py).
+REPORTS ?=
+compare: | deps-report
+	$(if $(REPORTS),,$(error name the reports: make compare REPORTS="a.json b.json"))
+	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make compare reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
+	@$(REPORT_PYTHON) common/tools/report/compare.py $(if $(OUT),--out $(OUT)) $(REPORTS)
 
 bench: build/bin/bench_reference
 	build/bin/bench_reference $(ARGS)
@@ -325,7 +362,7 @@ images: build/bin/imagegen
 	build/bin/imagegen --size 257x131 --channels 3 --seed 3 --random --out images/sample-random.png
 
 clean:
-	rm -rf build dist demo-output $(addprefix lab,$(LABS))
+	rm -rf build dist demo-output report-lab* $(addprefix lab,$(LABS))
 
 # ---- tools on one lab: make sanitize LAB=1 (SOLUTION=1 for the reference) --------------------
 LAB ?=

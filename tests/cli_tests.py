@@ -4,14 +4,18 @@ import csv
 import io
 import json
 import os
+import pty
+import re
+import select
 import shutil
+import subprocess
 import struct
 import tempfile
 import zlib
 
 import lab_suites
 from testkit import ROOT, is_convolution_lab, lab, lab_json, make, run
-from convlab_grader import performance  # noqa: E402  (testkit puts grading/ on the path)
+from convlab_grader import performance, reports  # noqa: E402  (testkit puts grading/ on the path)
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 def skeleton_without_gpu_fails_or_skips_cleanly(n):
@@ -378,10 +382,25 @@ def pictures_are_written():
         status, _, err = lab("lab0-solution", "--size", "33x21", "--check-only", "--threads", "2", "--out", tmp + "/")
         assert status == 0 and f"pictures saved in {tmp}/\n" in err, err
         names = sorted(os.listdir(tmp))
-        assert names == ["input.png", "openmp-diff.png", "openmp.png", "reference.png", "sequential-diff.png",
+        assert names == ["input.png", "openmp-diff.png", "openmp.png", "reference.png", "report.json", "sequential-diff.png",
                          "sequential.png"], names
         with open(os.path.join(tmp, "openmp.png"), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+        # The run's report beside its pictures, as --format json gives it (make report and the contact sheet read it).
+        with open(os.path.join(tmp, "report.json")) as f:
+            doc = reports.load(f.read(), "report.json")
+        assert doc["lab"] == 0 and sorted(r["variant"] for r in doc["results"]) == ["openmp", "openmp-reference", "sequential"], doc
+
+
+def demo_takes_the_scene():
+    """--demo runs on the lecture scene (--image scene) unless --image names another input, and saves
+    its pictures with the run's report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = lab_json("lab0-solution", "--demo", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
+        assert doc["input"]["source"] == "scene (seed 1)" and doc["input"]["width"] == 48, doc["input"]
+        assert "report.json" in os.listdir(tmp) and "input.png" in os.listdir(tmp), os.listdir(tmp)
+        doc = lab_json("lab0-solution", "--demo", "--image", "synthetic", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
+        assert doc["input"]["source"] == "synthetic (seed 1)", doc["input"]
 
 
 def image_file_input_and_tiling():
@@ -432,6 +451,51 @@ def doctor_runs():
     assert "convlab doctor" in out and "CUDA toolkit" in out and "stb_image" in out, out + err
 
 
+def run_with_stderr_on_a_terminal(args, env=None):
+    """A program whose stderr is a terminal (a pseudo-terminal this test reads), stdout a pipe:
+    (exit status, stdout, what the terminal received)."""
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, env=env)
+    finally:
+        os.close(slave)
+    out = done.stdout.read().decode()
+    done.wait(timeout=300)
+    received = b""
+    while select.select([master], [], [], 0.5)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other end is closed: all of it is read
+            break
+        if not chunk:
+            break
+        received += chunk
+    os.close(master)
+    return done.returncode, out, received.decode()
+
+
+def progress_only_on_a_terminal():
+    """A run of several seconds shows its progress on stderr when stderr is a terminal: each step's
+    variant and mask, k of n and the time so far, rewritten in place, the line cleared at the end;
+    nothing with CONVLAB_PROGRESS=0, nothing where stderr is a pipe, and the report on stdout the
+    same in all three (common/report/progress.hpp)."""
+    binary = os.path.join(ROOT, "build", "bin", "lab0-solution")
+    args = [binary, "--size", "1024", "--channels", "1", "--mask", "box:15,box:17,box:19", "--threads", "1,2", "--cpu-reps", "1",
+            "--format", "csv"]
+    status, out, shown = run_with_stderr_on_a_terminal(args)
+    assert status == 0, shown
+    steps = re.findall(r"\r\x1b\[Klab0: (sequential|openmp), (box:1[579]) \((\d) of 6\), (\d+) s so far", shown)
+    assert steps and steps[-1][:3] == ("openmp", "box:19", "6"), repr(shown)
+    assert [int(s[2]) for s in steps] == sorted(int(s[2]) for s in steps), repr(shown)
+    assert shown.endswith("\r\x1b[K"), f"the progress line is not cleared at the end: {shown[-80:]!r}"
+    quiet_status, quiet_out, quiet_shown = run_with_stderr_on_a_terminal(args, env=dict(os.environ, CONVLAB_PROGRESS="0"))
+    assert quiet_status == 0 and quiet_shown == "", repr(quiet_shown)
+    piped_status, piped_out, piped_err = run(args)
+    assert piped_status == 0 and piped_err == "", repr(piped_err)
+    rows = lambda text: [line.split(",")[:4] for line in text.splitlines()]  # noqa: E731  (the times differ)
+    assert rows(out) == rows(quiet_out) == rows(piped_out), (out, piped_out)
+
+
 def register_solution_sweeps(results):
     """The CPU labs' shape sweeps, which make test-gpu runs too: every solution on many shapes."""
     for name, fn, *args in lab_suites.of(0).solution_sweeps():
@@ -455,6 +519,7 @@ def register(results, labs):
     results.run("presets: every lab's sources' experiments parse, apply and give way to the options after them", presets_parse_and_apply)
     results.run("bad input: one line, exit 2, nothing written (every case of bad_input_cases)", bad_input_is_one_line_and_writes_nothing)
     results.run("report formats: text, md, csv, json", formats_parse)
+    results.run("progress on stderr only where it is a terminal, cleared at the end; the report the same", progress_only_on_a_terminal)
     results.run("report schema 2: a lab's own figures are its columns, no other lab's", figures_are_columns)
     results.run("--raw-out and --compare: the grader's raw results and trusted check", raw_results_and_trusted_compare)
     results.run("--compare: a stray raw result fails under its own file name in labs 8 and 9", stray_raw_results_fail_in_every_family)
@@ -464,6 +529,7 @@ def register(results, labs):
     results.run("--fresh-input-each-rep: a new input every timed run, the last one's result kept", fresh_input_each_rep)
     results.run("--out writes input, reference, results and differences", pictures_are_written)
     results.run("image files and --tile-to", image_file_input_and_tiling)
+    results.run("--demo runs on the lecture scene unless --image names another", demo_takes_the_scene)
     results.run("make bench: Google Benchmark of the CPU references", bench_runs)
     results.run("make doctor", doctor_runs)
     results.run("switching SOLUTION=1 and back always rebuilds ./labN", switching_flavour_rebuilds)

@@ -2,6 +2,7 @@
 archives, and lab 0 (a CPU lab) graded end to end: its solution gets full marks, its skeleton no
 correctness points, and every known-bad submission loses exactly what its description says.
 With a GPU (make test-grader-gpu): the same for the GPU labs' solutions, skeletons and known-bad sets."""
+import csv
 import json
 import os
 import re
@@ -912,6 +913,11 @@ def grade_folder(lab, batch, scratch, extra_args):
         status = grading.wait()
         stdout.seek(0)
         assert status == 0, (stdout.read() + "".join(log))[-3000:]
+    # Each submission's start says which of how many it is (and, after the first, the time so far).
+    starts = [re.match(r"grade: grading \S+ \((\d+) of (\d+)(, \d+ (s|min \d\d s) so far)?\)$", line) for line in log
+              if line.startswith("grade: grading ")]
+    assert starts and all(starts) and [int(m.group(1)) for m in starts] == list(range(1, len(starts) + 1)), "".join(log)[-2000:]
+    assert all(int(m.group(2)) == len(starts) and bool(m.group(3)) == (m.group(1) != "1") for m in starts), "".join(log)[-2000:]
     left = [pid for pid, uid in sandbox.processes()
             if sandbox.UID_BASE <= uid < sandbox.UID_BASE + 100 * sandbox.UID_BLOCK and not sandbox.uid_block_held(uid)]
     assert not left, f"processes of graded submissions still run after the batch: {left}"
@@ -1041,6 +1047,54 @@ def spreading_over_gpus():
     assert len(failed) == 1 and "lab 1 batch, part 2 of" in failed[0][0] and "the batch went wrong" in failed[0][1], got.rows
 
 
+def leaderboard_ranks_full_correctness_under_aliases():
+    """grade --leaderboard on a lab 0 batch: the solution twice and the honest one-thread submission are
+    ranked, by their time over the reference's on their own drawn case, lowest first, under aliases (no name on the board; each one's report says its alias); the
+    skeleton (correctness 0) and skips-work-between-checks (full correctness, its timed case refused)
+    are not. The aliases are the same for a name and secret, and --leaderboard-names shows names."""
+    from convlab_grader import leaderboard
+    with tempfile.TemporaryDirectory() as tmp:
+        batch = os.path.join(tmp, "batch")
+        for student, flavour in (("alice", "solutions"), ("bob", "solutions"), ("carol", "labs")):
+            os.makedirs(os.path.join(batch, student))
+            shutil.copy(os.path.join(ROOT, flavour, "lab0", "conv2d_omp.cpp"), os.path.join(batch, student))
+        entries = {e["name"]: e for e in known_bad.load(0)}
+        known_bad.materialize(0, entries["one-thread"], os.path.join(batch, "dave"))
+        known_bad.materialize(0, entries["skips-work-between-checks"], os.path.join(batch, "erin"))
+        board, reports_dir = os.path.join(tmp, "board"), os.path.join(tmp, "reports")
+        done = subprocess.run([GRADE, "--lab", "0", batch, "--leaderboard", board, "--reports", reports_dir, "--jobs", "2"],
+                              capture_output=True, text=True, timeout=1800)
+        assert done.returncode == 0, done.stderr[-2000:]
+        aliases = {}
+        for student in ("alice", "bob", "carol", "dave", "erin"):
+            with open(os.path.join(reports_dir, f"{student}.txt")) as f:
+                found = re.search(r"your name on the class leaderboard: (\S+)", f.read())
+            assert found, f"{student}'s report gives no alias"
+            aliases[student] = found.group(1)
+        assert len(set(aliases.values())) == 5, aliases
+        with open(os.path.join(board, "leaderboard.csv")) as f:
+            rows = list(csv.DictReader(f))
+        assert rows, "the board ranks no one"
+        for case in {r["timed case"] for r in rows}:
+            ranked = [r for r in rows if r["timed case"] == case]
+            assert sorted(r["student"] for r in ranked) == sorted(aliases[s] for s in ("alice", "bob", "dave")), (case, ranked)
+            assert [int(r["rank"]) for r in ranked] == list(range(1, len(ranked) + 1)), ranked
+            ratios = [float(r["ratio to the reference"]) for r in ranked]
+            assert ratios == sorted(ratios), ranked
+        with open(os.path.join(board, "leaderboard.html")) as f:
+            page = f.read()
+        assert not any(name in page for name in ("alice", "bob", "carol", "dave", "erin")), "a name is on the board"
+        assert all(aliases[s] in page for s in ("alice", "bob", "dave")) and aliases["erin"] not in page, page[-1500:]
+        assert re.search(r"src=|href=|url\(", page) is None, "the page fetches something"
+    assert leaderboard.aliases(["alice", "bob"], 5) == leaderboard.aliases(["bob", "alice"], 5) != leaderboard.aliases(["alice", "bob"], 6)
+    result = {"student": "alice", "scores": {"correctness": 60}, "rubric": {"correctness": 60},
+              "performance": {"cases": [{"args": "--size 8", "variants": ["v"], "submission_ms": 2.0, "ratio": 1.5, "problem": None}]}}
+    faster = dict(result, student="bob", performance={"cases": [dict(result["performance"]["cases"][0], args="--size 9", ratio=0.5,
+                                                                     submission_ms=3.0)]})
+    assert leaderboard.boards([result, faster], {"alice": "alice", "bob": "bob"}) == [
+        ("1. v", [(1, "bob", 0.5, 3.0, "--size 9"), (2, "alice", 1.5, 2.0, "--size 8")])], "the board ranks by the ratio"
+
+
 def register(results):
     results.run("grader: scoring arithmetic and every lab's rubric", scoring_arithmetic)
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
@@ -1078,6 +1132,8 @@ def register(results):
     for lab in opencl_labs():
         results.run(f"grader: lab {lab} batch on an OpenCL device (PoCL where there is no GPU): solution full marks, skeleton none, "
                     "every known-bad as described", grade_opencl_batch, lab)
+    results.run("grader: --leaderboard ranks full correctness only, fastest first, under aliases each report gives",
+                leaderboard_ranks_full_correctness_under_aliases)
     results.run("grader: the self-test spread over GPUs (--gpus): the GPUs named, the batches cut, each piece graded once by one "
                 "of the workers, a failure recorded", spreading_over_gpus)
 

@@ -38,6 +38,7 @@ def readers_agree():
         assert ["labs/" + f for f in shell_value(lab, "uses").split()] == m["uses"], lab
         assert shell_value(lab, "libraries").split() == m["libraries"], lab
         assert (shell_value(lab, "input") or "images") == m["input"], lab
+        assert shell_value(lab, "plots").split() == m["plots"], lab
         for f in m["student"] + m["uses"]:
             assert os.path.isfile(os.path.join(ROOT, f)), f"labs/lab{lab}/manifest names {f}, which does not exist"
             assert os.path.isfile(os.path.join(ROOT, "solutions", os.path.relpath(f, "labs"))), f"{f} has no solution"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """convlab's test command (make test): unit tests of common/, a build of every lab and solution,
-the labs' command-line behaviour, and, on a machine with a GPU, the GPU suite. Ends with one line
+the labs' command-line behaviour, make report's pages and plots, and, on a machine with a GPU, the GPU suite. Ends with one line
 'N passed, N failed, N skipped'. With --gpu-only (make test-gpu): the GPU suite alone, which
 fails when there is no GPU."""
 import argparse
@@ -17,6 +17,7 @@ import grader_spread  # noqa: E402
 import grader_tests  # noqa: E402
 import layout_tests  # noqa: E402
 import manifest_tests  # noqa: E402
+import report_tests  # noqa: E402
 from testkit import ROOT, Results, gpu_available, labs, main_exit, make, run  # noqa: E402
 
 
@@ -107,6 +108,7 @@ def main():
     cli_tests.register(results, labs())
     dist_tests.register(results)
     manifest_tests.register(results)
+    report_tests.register(results)
     grader_tests.register(results)
     try:
         has_gpu = gpu_available()

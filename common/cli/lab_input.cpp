@@ -21,6 +21,9 @@ Image make_lab_input(const Options& options, int default_channels, std::string* 
     } else if (options.image == "spiral") {
         image = make_spiral_image(options.width, options.height, channels);
         *source = "spiral";
+    } else if (options.image == "scene") {
+        image = make_scene_image(options.width, options.height, channels, options.seed);
+        *source = "scene (seed " + std::to_string(options.seed) + ")";
     } else if (options.image == "lines") {
         image = make_lines_image(options.width, options.height, channels);
         *source = "lines";

@@ -125,7 +125,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     cxxopts::Options parser(program, "convlab lab " + std::to_string(spec.number) + ": " + spec.title);
     // clang-format off
     parser.add_options("Input")
-        ("image", "'synthetic' (built in), 'random', 'bright' (random bytes 224..255), 'spiral' (one long edge), 'lines' (long lines at 16 angles, crossing), or an image file (PNG, JPEG, PGM/PPM, BMP)", cxxopts::value<std::string>()->default_value("synthetic"))
+        ("image", "'synthetic' (built in), 'random', 'bright' (random bytes 224..255), 'spiral' (one long edge), 'lines' (long lines at 16 angles, crossing), 'scene' (a star, text, a texture and colour shapes: --demo's), or an image file (PNG, JPEG, PGM/PPM, BMP)", cxxopts::value<std::string>()->default_value("synthetic"))
         ("size", "size of a generated image, WxH or N", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_width) + "x" + std::to_string(spec.default_height)))
         ("channels", "1 or 3; converts an image file (default: the file's own; generated: " + std::to_string(spec.default_channels) + ")", cxxopts::value<std::string>())
         ("tile-to", "repeat the image to this size, WxH or N", cxxopts::value<std::string>())
@@ -137,7 +137,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Run")
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
         ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_cpu_reps)))
-        ("demo", "lecture mode: a 4096x4096 image (colour where the lab takes colour), pictures saved to demo-output/lab" + std::to_string(spec.number));
+        ("demo", "lecture mode: a 4096x4096 scene (colour where the lab takes colour), pictures saved to demo-output/lab" + std::to_string(spec.number));
     parser.add_options("Output")
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>());
     parser.add_options("Grading")
@@ -174,7 +174,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
         options.lab_values[o.name] = o.flag ? (args.count(o.name) ? "true" : "false") : text(o.name.c_str());
 
     options.demo = args.count("demo") > 0;
-    options.image = text("image");
+    options.image = options.demo && !args.count("image") ? "scene" : text("image");
     const std::string size = options.demo && !args.count("size") ? "4096x4096" : text("size");
     parse_size(size, "--size", &options.width, &options.height);
     if (args.count("channels")) options.channels = parse_count(text("channels"), "--channels", 1, 3);

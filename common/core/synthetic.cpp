@@ -147,4 +147,73 @@ Image make_lines_image(int width, int height, int channels) {
     return image;
 }
 
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Each quarter's value at (u, v) in [0, 1)^2 of that quarter, as an RGB triple 0..255.
+void star(double u, double v, double rgb[3]) {
+    const double angle = std::atan2(v - 0.5, u - 0.5);
+    const double spoke = std::sin(18 * angle) >= 0 ? 240 : 15;  // 36 spokes, half black, half white
+    rgb[0] = rgb[1] = rgb[2] = spoke;
+}
+
+void glyphs(double u, double v, uint64_t seed, double rgb[3]) {
+    // 24 lines of 40 glyphs, each 3x5 cells with a cell of space around: text at a glance.
+    const int line = int(v * 24), column = int(u * 40);
+    const double gu = u * 40 - column, gv = v * 24 - line;  // within the glyph's box
+    const int cx = int(gu * 4), cy = int(gv * 6);  // 4x6 cells: 3x5 of glyph, one of space
+    const bool ink = cx < 3 && cy < 5 && (hash4(seed, 211, uint64_t(line) * 64 + column, uint64_t(cy) * 3 + cx) >> 63) != 0;  // half the cells inked
+    rgb[0] = rgb[1] = rgb[2] = ink ? 20 : 235;
+}
+
+void weave(double u, double v, double rgb[3]) {
+    const double a = std::sin(2 * kPi * 23 * (u + 0.3 * v)), b = std::sin(2 * kPi * 17 * (v - 0.2 * u));
+    rgb[0] = 128 + 100 * a;
+    rgb[1] = 128 + 100 * b;
+    rgb[2] = 128 + 110 * a * b;
+}
+
+void shapes(double u, double v, uint64_t seed, double rgb[3]) {
+    rgb[0] = 255 * u, rgb[1] = 255 * v, rgb[2] = 255 * (1 - u);  // the ramp
+    for (int i = 0; i < 7; ++i) {
+        auto draw = [&](int field) { return unit_double(hash4(seed, 307, uint64_t(i), uint64_t(field))); };
+        const double cx = 0.15 + 0.7 * draw(0), cy = 0.15 + 0.7 * draw(1), r = 0.06 + 0.08 * draw(2);
+        const bool disc = draw(3) < 0.5;
+        const double dx = u - cx, dy = v - cy;
+        if (disc ? dx * dx + dy * dy <= r * r : std::fabs(dx) <= r && std::fabs(dy) <= r) {
+            const int hue = int(draw(4) * 6);  // saturated: one or two channels full, the rest dark
+            rgb[0] = (hue == 0 || hue == 1 || hue == 5) ? 250 : 10;
+            rgb[1] = (hue == 1 || hue == 2 || hue == 3) ? 250 : 10;
+            rgb[2] = (hue == 3 || hue == 4 || hue == 5) ? 250 : 10;
+        }
+    }
+}
+
+}  // namespace
+
+Image make_scene_image(int width, int height, int channels, uint64_t seed) {
+    validate_image_shape(width, height, channels, "scene image");
+    Image image(width, height, channels);
+    const int half_w = std::max(1, width / 2), half_h = std::max(1, height / 2);
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const bool right = x >= half_w, bottom = y >= half_h;
+            const double u = double(right ? x - half_w : x) / (right ? std::max(1, width - half_w) : half_w);
+            const double v = double(bottom ? y - half_h : y) / (bottom ? std::max(1, height - half_h) : half_h);
+            double rgb[3];
+            if (!bottom && !right) star(u, v, rgb);
+            else if (!bottom) glyphs(u, v, seed, rgb);
+            else if (!right) weave(u, v, rgb);
+            else shapes(u, v, seed, rgb);
+            for (int c = 0; c < channels; ++c) {
+                const double value = channels == 1 ? 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] : rgb[c];
+                image.pixels[(size_t(y) * width + x) * channels + c] = uint8_t(std::clamp(std::lround(value), 0L, 255L));
+            }
+        }
+    }
+    return image;
+}
+
 }  // namespace convlab

@@ -33,4 +33,12 @@ Image make_spiral_image(int width, int height, int channels);
 // their lines and through the crossings. Any size; every channel the same.
 Image make_lines_image(int width, int height, int channels);
 
+// A scene for a lecture, where a blur, an edge detector or a sharpen shows at a glance: four
+// quarters, each high in contrast. Top left, a star of 36 black and white spokes (edges at every
+// angle, finer towards its centre than any mask can keep); top right, lines of text-like glyphs
+// (random 3x5 patterns of cells, dark on light); bottom left, a woven texture of two crossed
+// gratings; bottom right, saturated discs and squares on a colour ramp (grey where one channel).
+// The seed draws the glyphs and the shapes; any size from 1x1 (each quarter scales with it).
+Image make_scene_image(int width, int height, int channels, uint64_t seed);
+
 }  // namespace convlab

@@ -3,12 +3,14 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "common/core/errors.hpp"
+#include "common/grading/raw_result.hpp"
 
 namespace convlab {
 
@@ -28,13 +30,24 @@ OutputFolder::OutputFolder(std::string path) : path_(std::move(path)) {
     if (!ok) throw InputError("cannot write in --out folder '" + path_ + "'; accepted: a folder you can write to");
 }
 
+std::string shell_safe_file_name(const std::string& name) {
+    std::string safe;
+    for (char c : name) {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_') safe += c;
+        else if (!safe.empty() && safe.back() != '-') safe += '-';  // '-' itself, or what it stands for
+    }
+    while (!safe.empty() && safe.back() == '-') safe.pop_back();
+    while (!safe.empty() && safe.front() == '-') safe.erase(safe.begin());
+    return (safe.empty() ? "picture" : safe) + ".png";
+}
+
 void OutputFolder::save_image(const std::string& name, const Image& image) const {
-    save_png(path_ + "/" + name + ".png", image.pixels.data(), image.width, image.height, image.channels);
+    save_png(path_ + "/" + shell_safe_file_name(name), image.pixels.data(), image.width, image.height, image.channels);
 }
 
 void OutputFolder::save_result(const std::string& name, const std::vector<float>& values, const Image& shape) const {
     const std::vector<uint8_t> bytes = to_u8(values);
-    save_png(path_ + "/" + name + ".png", bytes.data(), shape.width, shape.height, shape.channels);
+    save_png(path_ + "/" + shell_safe_file_name(name), bytes.data(), shape.width, shape.height, shape.channels);
 }
 
 void OutputFolder::save_difference(const std::string& name, const std::vector<float>& got, const std::vector<float>& ref,
@@ -44,7 +57,11 @@ void OutputFolder::save_difference(const std::string& name, const std::vector<fl
         const double d = std::fabs(double(got[n]) - ref[n]);
         bytes[n] = std::isfinite(d) ? uint8_t(std::fmin(255.0, std::round(d * 32))) : 255;
     }
-    save_png(path_ + "/" + name + ".png", bytes.data(), shape.width, shape.height, shape.channels);
+    save_png(path_ + "/" + shell_safe_file_name(name), bytes.data(), shape.width, shape.height, shape.channels);
+}
+
+void OutputFolder::save_text(const std::string& file, const std::string& text) const {
+    write_raw_bytes(path_ + "/" + file, text.data(), text.size());
 }
 
 }  // namespace convlab

@@ -24,9 +24,16 @@ class OutputFolder {
     // |got - ref| x 32, clamped; never-written (NaN) and infinite values white.
     void save_difference(const std::string& name, const std::vector<float>& got, const std::vector<float>& ref,
                          const Image& shape) const;
+    // A text file (the run's report.json), written whole or not at all.
+    void save_text(const std::string& file, const std::string& text) const;
 
   private:
     std::string path_;
 };
+
+// A picture's file name from its name (a variant's, with "-k15" or "-diff"): every character other
+// than letters, digits, '.', '_' and '-' becomes '-', runs of '-' one, none at either end, so a
+// shell takes the name without quoting ("naive (lab 1)-k15" -> "naive-lab-1-k15.png").
+std::string shell_safe_file_name(const std::string& name);
 
 }  // namespace convlab

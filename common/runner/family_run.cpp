@@ -7,6 +7,7 @@
 #include "common/core/exit_status.hpp"
 #include "common/device/gpu_session.hpp"
 #include "common/grading/peer_link.hpp"
+#include "common/report/output_folder.hpp"
 #include "common/timing/cpu_work.hpp"
 
 namespace convlab {
@@ -33,6 +34,8 @@ int FamilyRun::run(const std::string& source) {
     const bool gpu_skipped = !reason.empty() && gpu_variants_selected();
     if (gpu_skipped) std::cerr << gpu_skipped_line(lab_, reason, cpu_part_runs());
     save_outputs();
+    if (const OutputFolder* out = output_folder(); out && out->enabled() && !run_options_.graded())
+        out->save_text("report.json", render(report_, Format::Json));
     return exit_status(cuda_failed_, gpu_skipped);
 }
 

@@ -19,6 +19,8 @@
 
 namespace convlab {
 
+class OutputFolder;
+
 class PeerLink;
 
 class FamilyRun {
@@ -69,6 +71,9 @@ class FamilyRun {
     virtual int exit_status(bool cuda_failed, bool gpu_skipped) const;
     // --out: pictures of the run, after the report.
     virtual void save_outputs() {}
+    // The --out folder, where the run's report goes too as report.json (make report and the
+    // contact sheet read it); null where the family writes none.
+    virtual const OutputFolder* output_folder() const { return nullptr; }
 
     // In a catch (...) around a variant's part: what a variant may throw (not implemented yet, refused
     // for this mask or GPU, a call of the kit's reference, which a graded build holds none of) ends

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What convlab needs from Debian/Ubuntu packages, checked or installed.
-#   deps.sh check build|test|bench|opencl
+#   deps.sh check build|test|bench|opencl|report
 #                                    exit 0 when present; otherwise install what is missing when
 #                                    this user can (root, or passwordless sudo), saying so in one
 #                                    line, or print the exact command and exit 1
@@ -13,12 +13,14 @@ STB_INCLUDE=${STB_INCLUDE:-/usr/include/stb}
 JSON_INCLUDE=${JSON_INCLUDE:-/usr/include}
 CXXOPTS_INCLUDE=${CXXOPTS_INCLUDE:-/usr/include}
 GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
+# The python3 that draws make report's plots: Debian's matplotlib is the system python3's.
+REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
 
 # The OpenCL labs (common/families/filters/cl_device.hpp): Khronos's headers, the ICD loader that
 # libOpenCL is, and PoCL, an OpenCL device on the CPU, so that they run on a machine with no GPU
 # (make test runs them there) and on one whose vendor registered no ICD file.
 OPENCL_PACKAGES="opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo"
-ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev $OPENCL_PACKAGES"
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib $OPENCL_PACKAGES"
 
 # has_library NAME: a static or shared library the linker will find.
 has_library() {
@@ -39,8 +41,15 @@ missing_opencl() {
     command -v clinfo >/dev/null || echo clinfo
 }
 
+has_matplotlib() { "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; }
+
 # missing_for PURPOSE: prints the Debian package of each missing piece, one a line.
 missing_for() {
+    if [ "$1" = report ]; then  # make report draws from a saved report too: no compiler needed
+        command -v "$REPORT_PYTHON" >/dev/null || echo python3
+        has_matplotlib || echo python3-matplotlib
+        return
+    fi
     command -v g++ >/dev/null || echo g++
     command -v make >/dev/null || echo make
     [ -f "$STB_INCLUDE/stb_image.h" ] && [ -f "$STB_INCLUDE/stb_image_write.h" ] || echo libstb-dev
@@ -51,6 +60,7 @@ missing_for() {
             command -v python3 >/dev/null || echo python3
             [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev
+            has_matplotlib || echo python3-matplotlib  # the report tests draw plots
             missing_opencl device ;;  # the OpenCL labs' tests run on PoCL and count as passed
         opencl)  # building an OpenCL lab (its manifest's libraries name OpenCL)
             missing_opencl ;;
@@ -104,10 +114,16 @@ case "${1:-}" in
         # this user can (root, or passwordless sudo) and the headers are looked for in Debian's
         # places; otherwise the exact command to type is printed.
         purpose=${2:-build}
-        check_nvcc || exit 1
+        [ "$purpose" = report ] || check_nvcc || exit 1
         missing=$(missing_for "$purpose" | sort -u | tr '\n' ' ')
         missing=${missing% }
         [ -z "$missing" ] && exit 0
+        # Debian's matplotlib present, but the python3 named for the report (a pyenv or virtualenv
+        # one) does not see it: installing again cannot help, so say which python3 does.
+        if [ "$missing" = python3-matplotlib ] && dpkg -s python3-matplotlib 2>/dev/null | grep -q '^Status: install ok installed'; then
+            echo "convlab: $REPORT_PYTHON does not see Debian's python3-matplotlib, which is installed for /usr/bin/python3: use that (REPORT_PYTHON=/usr/bin/python3, the default) or install matplotlib for $REPORT_PYTHON" >&2
+            exit 1
+        fi
         if ! headers_overridden && command -v apt-get >/dev/null && sudo_prefix >/dev/null; then
             # make runs in parallel, and two checks (build and bench, say) would both start
             # apt-get, which allows one at a time: the second waits here, then finds what the

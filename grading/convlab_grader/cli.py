@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from . import report, sandbox, spec as specs
+from . import leaderboard, report, sandbox, spec as specs
 from .grader import Session
 
 
@@ -47,6 +47,12 @@ def is_batch(folder, lab_spec):
     return not (names & own) and "labs" not in names and not any(n.startswith("lab") and n[3:].isdigit() for n in names)
 
 
+def minutes_and_seconds(seconds):
+    """A batch's time so far as a person reads it: "48 s", "3 min 05 s"."""
+    whole = int(seconds)
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="grading/grade", description="Grade convlab submissions of one lab.")
     parser.add_argument("--lab", type=int, required=True, help="the lab number")
@@ -57,6 +63,10 @@ def main(argv=None):
     parser.add_argument("--gradescope", help="write Gradescope's results.json here (one submission)")
     parser.add_argument("--gradebook", help="write a gradebook CSV here")
     parser.add_argument("--reports", help="write one readable report per student into this folder")
+    parser.add_argument("--leaderboard", metavar="FOLDER", help="write the class leaderboard (leaderboard.html and .csv) into this "
+                        "folder: each timed case's times, fastest first, of the submissions with full correctness, under aliases "
+                        "(each student's report says theirs)")
+    parser.add_argument("--leaderboard-names", action="store_true", help="with --leaderboard: students by name, not by alias")
     parser.add_argument("--seed", type=int, help="the hidden cases' seed (default: a fresh secret; give one to reproduce a session)")
     parser.add_argument("--uid-base", type=int, default=sandbox.UID_BASE,
                         help="grading as root, submission i runs as user and group number B + i, where B is the first of "
@@ -93,8 +103,10 @@ def main(argv=None):
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         prepared = list(pool.map(lambda numbered: session.prepare(numbered[0], *numbered[1]), enumerate(subs)))
     results = []
-    for sub in prepared:
-        log(f"grading {sub.name}")
+    batch_started = time.monotonic()
+    for number, sub in enumerate(prepared, 1):
+        so_far = f", {minutes_and_seconds(time.monotonic() - batch_started)} so far" if number > 1 else ""
+        log(f"grading {sub.name} ({number} of {len(prepared)}{so_far})")
         started = time.monotonic()
         results.append(session.grade(sub))
         phases = ", ".join(f"{phase} {seconds:.0f} s" for phase, seconds in results[-1]["seconds"].items() if phase != "build")
@@ -102,6 +114,13 @@ def main(argv=None):
             f"(graded in {time.monotonic() - started:.0f} s after its build{': ' + phases if phases else ''})")
     for r in results:
         r["session_notes"] = session.notes
+    if args.leaderboard:
+        names = {r["student"]: r["student"] for r in results} if args.leaderboard_names else leaderboard.aliases(
+            [r["student"] for r in results], secret)
+        if not args.leaderboard_names:
+            for r in results:
+                r["leaderboard_alias"] = names[r["student"]]
+        leaderboard.write(args.leaderboard, args.lab, results, names, leaderboard.machine())
     if args.reports:
         os.makedirs(args.reports, exist_ok=True)
         for r in results:

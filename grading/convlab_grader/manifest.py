@@ -2,12 +2,12 @@
 with common/tools/manifest.sh): one "key = value" a line, lists separated by spaces, '#' starts
 a comment line. It names the lab's title, its student files, the files of earlier labs it links,
 its extra libraries, what its programs take as input (images, the default, or arrays) and the mask
-and channel count the Makefile's sanitize target runs (tool_mask, tool_channels; the grader does
-not use them)."""
+and channel count the Makefile's sanitize target runs (tool_mask, tool_channels) and the figures
+`make report` draws (plots); the grader uses none of these three."""
 import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KEYS = ("title", "student", "uses", "libraries", "input", "tool_mask", "tool_channels")
+KEYS = ("title", "student", "uses", "libraries", "input", "tool_mask", "tool_channels", "plots")
 INPUTS = ("images", "arrays")
 
 
@@ -28,7 +28,7 @@ def labs():
 
 def load(lab):
     """{"title": str, "student": [labs/labN/...], "uses": [labs/...], "libraries": [...], "input": "images" or
-    "arrays"}; ManifestError
+    "arrays", "plots": [figure kinds]}; ManifestError
     for a missing manifest, an unknown key or a lab without student files."""
     where = path(lab)
     if not os.path.exists(where):
@@ -51,4 +51,5 @@ def load(lab):
             "student": [f"labs/lab{lab}/{name}" for name in values["student"].split()],
             "uses": [f"labs/{name}" for name in values.get("uses", "").split()],
             "libraries": values.get("libraries", "").split(),
-            "input": values.get("input") or "images"}
+            "input": values.get("input") or "images",
+            "plots": values.get("plots", "").split()}

@@ -9,6 +9,8 @@ def text_report(r):
     lines = [f"convlab grader: lab {r['lab']}, {r['student']}",
              f"score {r['score']:g} / {r['max_score']:g}" + (f" (+ {r['manual']} points graded by hand)" if r.get("manual") else ""),
              "  " + ", ".join(f"{k} {v:g}" for k, v in r.get("scores", {}).items()), ""]
+    if r.get("leaderboard_alias"):
+        lines[-1:-1] = [f"your name on the class leaderboard: {r['leaderboard_alias']}"]
     if r["missing"]:
         lines.append("missing (the skeleton was used): " + ", ".join(r["missing"]))
     if r["ignored"]:

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/image.hpp"
 #include "common/core/synthetic.hpp"
+#include "common/report/output_folder.hpp"
 
 using namespace convlab;
 
@@ -162,4 +164,37 @@ TEST(TileImage, RepeatsPeriodically) {
 TEST(ToU8, RoundsClampsAndZeroesNan) {
     const std::vector<uint8_t> bytes = to_u8({-3.0f, 0.49f, 0.5f, 254.6f, 300.0f, NAN});
     EXPECT_EQ(bytes, (std::vector<uint8_t>{0, 0, 1, 255, 255, 0}));
+}
+
+TEST(OutputFolder, PictureNamesNeedNoQuotingInAShell) {
+    EXPECT_EQ(shell_safe_file_name("naive (lab 1)-k15"), "naive-lab-1-k15.png");
+    EXPECT_EQ(shell_safe_file_name("tiled-k31-diff"), "tiled-k31-diff.png");
+    EXPECT_EQ(shell_safe_file_name("memory/A write-swapped"), "memory-A-write-swapped.png");
+    EXPECT_EQ(shell_safe_file_name("  two--pass  "), "two-pass.png");
+    EXPECT_EQ(shell_safe_file_name("$(rm -rf ~)"), "rm-rf.png");
+    EXPECT_EQ(shell_safe_file_name("()"), "picture.png");
+}
+
+// The lecture scene: the same for a seed, any size, and high in contrast in every quarter.
+TEST(SceneImage, EveryQuarterHasItsContrast) {
+    const int w = 400, h = 300;
+    const Image a = make_scene_image(w, h, 3, 7), b = make_scene_image(w, h, 3, 7), other = make_scene_image(w, h, 3, 8);
+    EXPECT_EQ(a.pixels, b.pixels);
+    EXPECT_NE(a.pixels, other.pixels);  // the glyphs and the shapes are drawn from the seed
+    const auto range = [&](const Image& im, int x0, int y0, int c) {
+        int lo = 255, hi = 0;
+        for (int y = y0; y < y0 + h / 2; ++y)
+            for (int x = x0; x < x0 + w / 2; ++x) {
+                const int v = im.pixels[(size_t(y) * w + x) * im.channels + c];
+                lo = std::min(lo, v), hi = std::max(hi, v);
+            }
+        return hi - lo;
+    };
+    for (int quarter = 0; quarter < 4; ++quarter)
+        for (int c = 0; c < 3; ++c)
+            EXPECT_GT(range(a, (quarter % 2) * w / 2, (quarter / 2) * h / 2, c), 180) << "quarter " << quarter << ", channel " << c;
+    const Image grey = make_scene_image(w, h, 1, 7);
+    for (int quarter = 0; quarter < 4; ++quarter) EXPECT_GT(range(grey, (quarter % 2) * w / 2, (quarter / 2) * h / 2, 0), 150);
+    EXPECT_EQ(make_scene_image(1, 1, 1, 7).pixels.size(), 1u);
+    EXPECT_EQ(make_scene_image(3, 2, 3, 7).pixels.size(), 18u);
 }

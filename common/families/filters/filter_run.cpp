@@ -20,6 +20,7 @@
 #include "common/cli/lab_input.hpp"
 #include "common/cli/options.hpp"
 #include "common/report/output_folder.hpp"
+#include "common/report/progress.hpp"
 #include "common/families/filters/image_peer.hpp"
 #include "common/grading/peer_link.hpp"
 #include "common/core/reference.hpp"
@@ -97,11 +98,16 @@ class LabRun : public FamilyRun {
 
     void run_variants(const std::string& gpu_reason) override {
         if (has_gpu_part() && gpu_reason.empty()) open_gpu();
+        const auto selected = [&](const auto& variants) {
+            return int(std::count_if(variants.begin(), variants.end(), [&](const auto& v) { return options_.selects(v.name); }));
+        };
+        Progress progress(lab_, int(options_.masks.size()) * (selected(spec_.cpu) + selected(spec_.gpu)));
         for (const Mask& mask : options_.masks) {
             Case c{mask, Problem{image_, mask, options_.border}, {}};
             if (!graded()) run_reference(c);
             for (const CpuVariant& v : spec_.cpu) {
                 if (!options_.selects(v.name)) continue;
+                progress.step(v.name + ", " + mask.spec);
                 if (graded() && v.kit_reference)
                     skip(c, v, "skipped: the kit's CPU reference, which a --raw-out run does not hold");
                 else run_cpu_variant(c, v);
@@ -109,6 +115,7 @@ class LabRun : public FamilyRun {
             if (session_ && session_->healthy()) session_->load_mask(mask);
             for (const GpuVariant& v : spec_.gpu) {
                 if (!options_.selects(v.name)) continue;
+                progress.step(v.name + ", " + mask.spec);
                 if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
                 else if (!session_->healthy()) skip(c, v, "skipped: an earlier " + session_->info().api + " error ended the GPU part");
                 else if (const std::string why = refused_by_backend(v); !why.empty()) skip(c, v, "skipped: " + why);
@@ -521,6 +528,8 @@ class LabRun : public FamilyRun {
                 report_.notes.push_back("warning: " + r.name + " timing varies a lot (cv " + std::to_string(int(100 * (*t)->cv)) +
                                         "%): another program on the machine? compare medians with care");
     }
+
+    const OutputFolder* output_folder() const override { return &out_; }
 
     void save_outputs() override {
         if (!out_.enabled()) return;

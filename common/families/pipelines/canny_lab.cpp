@@ -31,6 +31,7 @@
 #include "common/grading/peer_timer.hpp"
 #include "common/grading/peer_worker.hpp"
 #include "common/report/output_folder.hpp"
+#include "common/report/progress.hpp"
 #include "common/grading/raw_check.hpp"
 #include "common/grading/raw_result.hpp"
 #include "common/report/report.hpp"
@@ -194,9 +195,14 @@ class CannyRun : public FamilyRun {
             open_session(1);
             device_ = std::make_unique<CannyDevice>(session_->args(), thresholds_);
         }
+        const auto runs = [&](const CannyPipeline& p) {
+            return options_.selects(p.name) && !(graded() && (p.expert || !chosen_stage(p)));
+        };
+        Progress progress(lab_, int(std::count_if(spec_.pipelines.begin(), spec_.pipelines.end(), runs)));
         for (const CannyPipeline& p : spec_.pipelines) {
+            if (!runs(p)) continue;
             const CannyStage* graded_stage = graded() ? chosen_stage(p) : nullptr;
-            if (!options_.selects(p.name) || (graded() && (p.expert || !graded_stage))) continue;
+            progress.step(p.name);
             std::string why = gpu_reason;
             if (why.empty() && !session_->healthy()) why = "an earlier CUDA error ended the GPU part";
             if (!why.empty()) report_.results.push_back(row(p.name, p.description, "gpu", "", 0, "skipped", "skipped: " + why));
@@ -639,6 +645,8 @@ class CannyRun : public FamilyRun {
         if (out_.enabled() && !rows.empty() && stage_of(rows.back()).empty() && rows.back().number("pco"))
             pictures_.emplace_back(p.name, edges);
     }
+
+    const OutputFolder* output_folder() const override { return &out_; }
 
     void save_outputs() override {
         if (!out_.enabled() || !has_reference_) return;  // a graded run's pictures would have no reference to show

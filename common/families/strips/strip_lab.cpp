@@ -21,6 +21,7 @@
 #include "common/cli/lab_input.hpp"
 #include "common/cli/options.hpp"
 #include "common/report/output_folder.hpp"
+#include "common/report/progress.hpp"
 #include "common/grading/peer_link.hpp"
 #include "common/grading/peer_timer.hpp"
 #include "common/grading/peer_worker.hpp"
@@ -91,9 +92,14 @@ class StripRun : public FamilyRun {
 
     void run_variants(const std::string& gpu_reason) override {
         if (gpu_reason.empty()) open_gpus(!options_.check_only);
+        int steps = 0;
+        for (const StripVariant& v : spec_.variants)
+            if (options_.selects(v.name)) steps += int(v.memories.size());
+        Progress progress(lab_, steps);
         for (const StripVariant& v : spec_.variants) {
             if (!options_.selects(v.name)) continue;
             for (HostMemory m : v.memories) {
+                progress.step(v.name + ", " + host_memory_name(m));
                 if (gpu_reason.empty() && !cuda_failed_) run_variant(v, m);
                 else if (!gpu_reason.empty()) report_.results.push_back(row(v, m, "skipped", "skipped: " + gpu_reason));
                 else report_.results.push_back(row(v, m, "skipped", "skipped: an earlier CUDA error ended the GPU part"));
@@ -372,6 +378,8 @@ class StripRun : public FamilyRun {
     }
 
     // --out: each timed row's median run as a picture, a lane a stream of each GPU.
+    const OutputFolder* output_folder() const override { return &out_; }
+
     void save_outputs() override {
         if (!out_.enabled()) return;
         for (const auto& [name, spans] : timelines_) {
