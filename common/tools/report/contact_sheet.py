@@ -27,27 +27,33 @@ def slug(name):
     return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9._]", "-", name)).strip("-") or "picture"
 
 
+def parse(stem):
+    """A picture's file stem as the run names it: (base name, mask size or None, a difference?).
+    "tiled-k15-diff" -> ("tiled", 15, True); "input" -> ("input", None, False)."""
+    difference = stem.endswith("-diff")
+    name = stem[:-len("-diff")] if difference else stem
+    found = MASK_SUFFIX.search(name)
+    return MASK_SUFFIX.sub("", name), int(found.group(1)) if found else None, difference
+
+
 def rows_of(folder, doc):
-    """[(row title, [(picture title, file)])]: a row a mask size, the pictures in the report's order."""
-    stems = sorted(f[:-4] for f in os.listdir(folder) if f.endswith(".png") and f != "contact-sheet.png")
+    """[(row title, [(picture title, file)])]: a row a mask size (the input in each), the pictures in
+    the report's order: input, reference, then each variant's result and its difference."""
+    pictures = [(parse(f[:-4]), f) for f in sorted(os.listdir(folder)) if f.endswith(".png") and f != "contact-sheet.png"]
     order = ["input", "reference"] + list(dict.fromkeys(slug(r["variant"]) for r in doc.get("results", [])))
 
-    def rank(stem):
-        base = MASK_SUFFIX.sub("", stem[:-5] if stem.endswith("-diff") else stem)
-        head = next((i for i, name in enumerate(order) if base == name or base.startswith(name + "-")), len(order))
-        return head, base, stem.endswith("-diff")
+    def rank(entry):
+        (base, _, difference), _ = entry
+        first = next((i for i, name in enumerate(order) if base == name or base.startswith(name + "-")), len(order))
+        return first, base, difference
 
-    masks = sorted({int(m.group(1)) for s in stems for m in [MASK_SUFFIX.search(s[:-5] if s.endswith("-diff") else s)] if m})
+    sizes = sorted({k for (_, k, _), _ in pictures if k is not None}) or [None]
     rows = []
-    for k in masks or [None]:
-        def in_row(stem):
-            m = MASK_SUFFIX.search(stem[:-5] if stem.endswith("-diff") else stem)
-            return (m is None) if k is None else (m is None and stem == "input") or (m is not None and int(m.group(1)) == k)
-        chosen = sorted((s for s in stems if in_row(s)), key=rank)
-        titled = [(MASK_SUFFIX.sub("", s[:-5]) + " - reference, x32" if s.endswith("-diff") else MASK_SUFFIX.sub("", s), s + ".png")
-                  for s in chosen]
-        rows.append((f"{k}x{k} mask" if k else "", titled))
-    return [(title, pictures) for title, pictures in rows if pictures]
+    for size in sizes:
+        chosen = sorted((p for p in pictures if p[0][1] == size or p[0][0] == "input"), key=rank)
+        titled = [(f"{base} - reference, x32" if difference else base, file) for (base, _, difference), file in chosen]
+        rows.append((f"{size}x{size} mask" if size else "", titled))
+    return [(title, titled) for title, titled in rows if titled]
 
 
 def shrunk(path):
