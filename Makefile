@@ -247,6 +247,7 @@ help:
 	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests"
 	@echo "  make report LAB=n      run your labN (SOLUTION=1: the solution) and write report-labN/: report.html,"
 	@echo "                         report.md, plots as PNG and SVG; FROM=report.json draws a saved --format json run"
+	@echo "  make compare REPORTS=\"a.json b.json\"  saved reports of one lab side by side: compare-labN/ (one table, one plot)"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
