@@ -377,9 +377,9 @@ class StripRun : public FamilyRun {
         return finish_compare(report_, rows, options_.format);
     }
 
-    // --out: each timed row's median run as a picture, a lane a stream of each GPU.
     const OutputFolder* output_folder() const override { return &out_; }
 
+    // --out: each timed row's median run as a picture, a lane a stream of each GPU.
     void save_outputs() override {
         if (!out_.enabled()) return;
         for (const auto& [name, spans] : timelines_) {
