@@ -337,11 +337,13 @@ demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-
 # python3 unless REPORT_PYTHON names another that has matplotlib. Without FROM the lab's program
 # runs with ARGS and --format json: your build, or the solution's with SOLUTION=1, as make labN.
 REPORT_PYTHON ?= $(or $(wildcard /usr/bin/python3),python3)
+# make report and make compare read reports with the grader's reader, which a student release lacks.
+NEEDS_REPORT_READER = $(if $(wildcard grading/convlab_grader/reports.py),,$(error make $@ reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
 FROM ?=
 OUT ?=
 report: | deps-report
 	$(CHECK_LAB)
-	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make report reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
+	$(NEEDS_REPORT_READER)
 	$(if $(FROM),,@$(MAKE) --no-print-directory $(LAB_BINARY))
 	@$(REPORT_PYTHON) common/tools/report/make_report.py --lab $(LAB) $(if $(OUT),--out $(OUT)) \
 	  $(if $(FROM),--from $(FROM),--program $(LAB_BINARY) -- $(ARGS))
@@ -351,7 +353,7 @@ report: | deps-report
 REPORTS ?=
 compare: | deps-report
 	$(if $(REPORTS),,$(error name the reports: make compare REPORTS="a.json b.json"))
-	$(if $(wildcard grading/convlab_grader/reports.py),,$(error make compare reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
+	$(NEEDS_REPORT_READER)
 	@$(REPORT_PYTHON) common/tools/report/compare.py $(if $(OUT),--out $(OUT)) $(REPORTS)
 
 bench: build/bin/bench_reference

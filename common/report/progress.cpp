@@ -25,18 +25,13 @@ Progress::~Progress() {
     if (drawn_) std::fputs("\r\033[K", stderr);  // the report follows on a clean line
 }
 
-std::string Progress::line(int lab, const std::string& what, int done, int total, double seconds) {
-    return "lab" + std::to_string(lab) + ": " + what + " (" + std::to_string(done) + " of " + std::to_string(total) + "), " +
-           std::to_string(int(seconds)) + " s so far";
-}
-
 void Progress::step(const std::string& what) {
     ++done_;
     if (!enabled_) return;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (seconds < kQuietSeconds) return;
     // \r and "erase to the end of the line": the step before is overwritten, whatever its length.
-    std::fprintf(stderr, "\r\033[K%s", line(lab_, what, done_, total_, seconds).c_str());
+    std::fprintf(stderr, "\r\033[Klab%d: %s (%d of %d), %d s so far", lab_, what.c_str(), done_, total_, int(seconds));
     std::fflush(stderr);
     drawn_ = true;
 }

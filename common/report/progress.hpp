@@ -19,9 +19,6 @@ class Progress {
 
     void step(const std::string& what);  // the next step, starting now
 
-    // The line a step shows, as drawn (without the terminal's control characters).
-    static std::string line(int lab, const std::string& what, int done, int total, double seconds);
-
   private:
     bool enabled_;
     int lab_, total_, done_ = 0;

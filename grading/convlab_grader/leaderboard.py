@@ -14,6 +14,8 @@ import html
 import os
 import subprocess
 
+from . import report
+
 ADJECTIVES = ["amber", "brisk", "calm", "deft", "eager", "fleet", "gentle", "hardy", "ivory", "jolly", "keen", "lucid", "mellow",
               "nimble", "olive", "proud", "quiet", "rapid", "sable", "tidy", "umber", "vivid", "witty", "young", "zesty", "bold",
               "coral", "dusky", "early", "frank", "grand", "humble"]
@@ -98,7 +100,7 @@ def write(folder, lab, results, names, where):
     page = os.path.join(folder, "leaderboard.html")
     with open(page + ".partial", "w") as f:
         f.write("\n".join(parts))
-    os.replace(page + ".partial", page)
+    report.publish(page)
     sheet = os.path.join(folder, "leaderboard.csv")
     with open(sheet + ".partial", "w", newline="") as f:
         w = csv.writer(f)
@@ -106,4 +108,4 @@ def write(folder, lab, results, names, where):
         for label, rows in tables:
             for rank, name, ratio, ms, args in rows:
                 w.writerow([label, rank, name, f"{ratio:.4g}", f"{ms:.6g}", args, where])
-    os.replace(sheet + ".partial", sheet)
+    report.publish(sheet)

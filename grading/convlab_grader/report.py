@@ -86,14 +86,14 @@ def write_gradebook(path, results):
             s = r.get("scores", {})
             w.writerow([r["student"], r["lab"], r["score"], r["max_score"], s.get("correctness", 0), s.get("performance", ""),
                         s.get("safety", ""), "yes" if r["build"]["ok"] else "no", r.get("manual", 0)])
-    _publish(path)
+    publish(path)
 
 
 def write_json(path, doc):
     with open(path + ".partial", "w") as f:
         json.dump(doc, f, indent=1)
-    _publish(path)
+    publish(path)
 
 
-def _publish(path):
+def publish(path):
     os.replace(path + ".partial", path)  # a half-written file is never seen
