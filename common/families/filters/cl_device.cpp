@@ -31,6 +31,7 @@
 #include "common/device/image_device.hpp"
 #include "common/families/filters/cl_handles.hpp"
 #include "common/families/filters/cl_source_rules.hpp"
+#include "common/families/filters/cl_vendors.hpp"
 
 namespace convlab {
 
@@ -166,8 +167,15 @@ struct ClDevice {
     bool gpu;
 };
 
+// The libraries registered for this process (cl_vendors.hpp), once, before the loader's first list.
+const std::vector<std::string>& registered_libraries() {
+    static const std::vector<std::string> added = register_unlisted_opencl();
+    return added;
+}
+
 // Every device of every platform, in the loader's order; empty with the reason when none.
 std::vector<ClDevice> all_devices(std::string* why_none) {
+    registered_libraries();
     cl_uint count = 0;
     const cl_int status = clGetPlatformIDs(0, nullptr, &count);
     if (status == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (status == CL_SUCCESS && count == 0)) {
@@ -672,6 +680,9 @@ std::optional<int> ClBackend::run_own_mode(const Options& options) const {
         std::cerr << "lab" << lab_ << ": " << why << " (exit status " << kExitNoGpu << ")\n";
         return int(kExitNoGpu);
     }
+    for (const std::string& library : registered_libraries())
+        std::cout << "(" << library << " is installed without a vendor file in /etc/OpenCL/vendors: registered for this user in "
+                  << std::getenv("OCL_ICD_VENDORS") << "; make doctor says how to register it for every program)\n";
     std::cout << "OpenCL devices (--cl-device takes the index or a part of the name):\n";
     const ClDevice* chosen = &choose(devices, "");
     for (size_t n = 0; n < devices.size(); ++n) {
