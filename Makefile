@@ -234,7 +234,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench deps-opencl deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu \
+.PHONY: help all deps deps-build deps-test deps-bench deps-opencl deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu slurm-run \
         debug sass sanitize profile
 
 help:
@@ -248,6 +248,7 @@ help:
 	@echo "  make report LAB=n      run your labN (SOLUTION=1: the solution) and write report-labN/: report.html,"
 	@echo "                         report.md, plots as PNG and SVG; FROM=report.json draws a saved --format json run"
 	@echo "  make compare REPORTS=\"a.json b.json\"  saved reports of one lab side by side: compare-labN/ (one table, one plot)"
+	@echo "  make slurm-run LAB=n   build and run labN as a job on a Slurm cluster's GPU node (ARGS=...); the report stays here"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
@@ -313,6 +314,12 @@ grade:
 # (SLICE=n known-bad submissions a piece at most, 6 by default).
 test-grader-gpu: | deps-build
 	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --grader-gpu $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)) $(if $(ONLY),--only $(ONLY)) $(if $(GPUS),--gpus $(GPUS)) $(if $(SLICE),--slice $(SLICE)),$(NO_TESTS))
+
+# make slurm-run LAB=n [ARGS='...']: the lab built and run on a GPU node of a Slurm cluster, the
+# report left here (common/tools/slurm-run.sh; SLURM_PARTITION, SLURM_GRES, SLURM_TIME, SLURM_ACCOUNT).
+slurm-run:
+	$(CHECK_LAB)
+	@common/tools/slurm-run.sh $(LAB) $(ARGS)
 
 # The student release: dist/convlab-student.tar.gz (common/tools/dist-student.sh says what it leaves out).
 dist-student:

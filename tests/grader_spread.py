@@ -13,7 +13,7 @@ import threading
 import time
 
 import grader_tests
-from convlab_grader import known_bad
+from convlab_grader import gpu_pool, known_bad
 from testkit import ROOT
 
 SLICE = 6  # known-bad submissions a piece: a few minutes of one GPU in the slowest labs
@@ -22,30 +22,12 @@ SLOWEST_FIRST = [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]  # by their batches' times on an 
 
 def gpus_of(text):
     """The GPUs --gpus names, as CUDA_VISIBLE_DEVICES values: "all", a count N (the first N) or a
-    list "0,2"; within the GPUs CUDA_VISIBLE_DEVICES already allows, if it is set."""
-    allowed = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if allowed:
-        visible = [g.strip() for g in allowed.split(",") if g.strip()]
-    else:
-        try:
-            listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
-        except OSError:
-            listed = ""
-        visible = [str(n) for n in range(listed.count("GPU "))]
-    if text == "all":
-        chosen = visible
-    elif text.isdigit():
-        chosen = visible[:int(text)] if int(text) <= len(visible) else []
-        if not chosen:
-            raise ValueError(f"--gpus {text}: only {len(visible)} GPU(s) visible")
-    else:
-        chosen = [g.strip() for g in text.split(",")]
-        unknown = [g for g in chosen if g not in visible]
-        if unknown or not chosen:
-            raise ValueError(f"--gpus {text}: not visible here: {', '.join(unknown) or 'none named'}; visible: {', '.join(visible)}")
-    if not chosen:
-        raise ValueError("--gpus: no GPU visible (nvidia-smi -L lists none)")
-    return chosen
+    list "0,2"; within the GPUs CUDA_VISIBLE_DEVICES already allows, if it is set (the grader's
+    own reading of --gpus, gpu_pool.choose)."""
+    try:
+        return [gpu.visible() for gpu in gpu_pool.choose(text, gpu_pool.host_gpus())]
+    except gpu_pool.GpuError as why:
+        raise ValueError(str(why))
 
 
 def pieces(labs, slice_size=SLICE):

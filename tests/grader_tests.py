@@ -20,7 +20,7 @@ from testkit import ROOT, Skip, make
 from testkit import lab as lab_program
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import cases, known_bad, manifest, performance, report, reports, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import cases, gpu_pool, known_bad, manifest, performance, report, reports, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -295,6 +295,8 @@ def lab9_runs_have_the_gpu_to_themselves():
         return sandbox.Outcome(0, "", "", 0.05, False)  # a clean run: nothing is cut short
 
     class Session:
+        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
+
         def scratch(self, sub, name):
             return tempfile.mkdtemp()
 
@@ -336,6 +338,7 @@ def a_tool_found_dirty_makes_no_more_runs():
 
     class Session:
         isolation = None
+        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
 
         def scratch(self, sub, name):
             return tempfile.mkdtemp()
@@ -692,6 +695,7 @@ class FakeSession:
         self.spec, self.isolation, self.reference, self.peer, self.notes = spec, iso, reference, True, []
         self.work = tmp
         self.experts = experts or {}  # performance.expert_tier: the reference's NAME-expert variants
+        self.gpus = gpu_pool.GpuPool([gpu_pool.Gpu("0", "Stand-in GPU"), gpu_pool.Gpu("1", "Stand-in GPU")])  # grade --gpus 0,1
 
 
 def peer_timing_plumbing():
@@ -736,6 +740,8 @@ def peer_timing_plumbing():
                                                             build={"ok": True}, performance=perf)), perf
             for c in perf["cases"]:
                 assert len(c["submission_peer_runs_ms"]) == 2 and all(p >= 20 for p in c["submission_peer_runs_ms"]), c
+                # each pair of runs had a GPU to itself, and the report names it
+                assert c["gpus"] and set(c["gpus"]) <= {"GPU 0 (Stand-in GPU)", "GPU 1 (Stand-in GPU)"}, c
             if name == "forger":  # timed at what it took, by the grader's clock: no faster than the honest one
                 assert all("grader's clock" in (c["clock"] or "") and not c["problem"] for c in perf["cases"]), perf["cases"]
                 assert all(c["submission_ms"] >= 0.8 * c["reference_ms"] for c in perf["cases"]), perf["cases"]
@@ -869,17 +875,31 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
         started = time.time()
         for group, entries, args in (("tools", with_tools, list(extra_args)), ("plain", without, [*extra_args, "--no-sanitizer"])):
             batch = os.path.join(tmp, group)  # the submissions alone: whatever else lies here is graded as one
-            for entry in entries:
-                known_bad.materialize(lab, entry, os.path.join(batch, entry["name"]))
-            for flavour in ("solutions", "labs") if with_reference and group == "tools" else ():
-                dest = os.path.join(batch, "reference-solution" if flavour == "solutions" else "untouched-skeleton")
-                os.makedirs(dest)
-                for path in spec["student_files"]:
-                    shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
+            make_batch(lab, entries, batch, with_reference and group == "tools")
             if os.path.isdir(batch):
                 results.update(grade_folder(lab, batch, os.path.join(tmp, group + "-grading"), args))
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({len(without)} without the "
               "sanitizer, whose verdicts do not read it)", flush=True)
+    return judge_batch(lab, results, bad, with_reference)
+
+
+def make_batch(lab, entries, batch, with_reference):
+    """A folder of submissions: the known-bad `entries`, and the reference solution and the
+    untouched skeleton when asked."""
+    for entry in entries:
+        known_bad.materialize(lab, entry, os.path.join(batch, entry["name"]))
+    for flavour in ("solutions", "labs") if with_reference else ():
+        dest = os.path.join(batch, "reference-solution" if flavour == "solutions" else "untouched-skeleton")
+        os.makedirs(dest)
+        for path in specs.load(lab)["student_files"]:
+            shutil.copy(os.path.join(ROOT, flavour, os.path.relpath(path, "labs")), dest)
+
+
+def judge_batch(lab, results, bad, with_reference):
+    """AssertionError naming every result that is not as described: the reference solution's full
+    marks (unless the machine is too noisy to time it), the skeleton's zero correctness, each
+    known-bad entry's expectations. Returns the results by student."""
+    spec = specs.load(lab)
     problems = []
     if with_reference:
         solution = results["reference-solution"]
@@ -894,6 +914,7 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
         caught += not wrong
     print(f"    lab {lab}: {caught} of {len(bad)} known-bad submissions concluded as described", flush=True)
     assert not problems, "\n".join(problems)
+    return results
 
 
 def grade_folder(lab, batch, scratch, extra_args):

@@ -90,12 +90,12 @@ def lab0_report_from_a_run():
         assert page.count("<textarea") >= 3, "the handout's questions have no room to answer"
 
 
-def row(variant, size, ms, kind="gpu"):
+def row(variant, size, ms, kind="gpu", spec=None):
     """A result row of schema 2 with what the plots and tables read (common/README.md)."""
     flops, value_bytes, pixels = 2 * size * size, 5.0, 640 * 480
     seconds = ms / 1000
     return {"variant": variant, "description": variant, "kind": kind, "threads": 0,
-            "mask": {"spec": f"box:{size}", "size": size}, "bytes_per_value": value_bytes, "flops_per_value": flops,
+            "mask": {"spec": spec or f"box:{size}", "size": size}, "bytes_per_value": value_bytes, "flops_per_value": flops,
             "status": "pass", "message": "PASS", "time": {"median_ms": ms, "min_ms": ms, "cv": 0.01, "samples": 5},
             "end_to_end": None, "gb_per_s": pixels * value_bytes / seconds / 1e9, "gflop_per_s": pixels * flops / seconds / 1e9,
             "pct_copy_bandwidth": None, "pct_fp32_peak": None, "speedup_vs_baseline": None, "figures": []}
@@ -193,6 +193,245 @@ def declared_plots_are_drawn():
             assert "mask-size" in declared and "roofline" in declared, f"lab {lab} declares {declared}"
 
 
+# Reports of labs 4, 5, 8 and 9 as their programs write them (field names as in the C++ that writes
+# them: labs/lab4/main.cpp's variant names, lab 5's "experiment/variant" rows, lab 8's and lab 9's
+# figures), on the made-up "Test GPU 9000": the times are invented for the test, no measurement.
+def lab_report(lab, title, results, masks=(), **fields):
+    doc = dict(filter_report(lab), title=title, masks=list(masks), results=results)
+    doc.update(fields)
+    return doc
+
+
+def lab4_report():
+    results = []
+    for k, scale in ((7, 1.0), (15, 3.0)):
+        spec = f"gauss:{k}:2"
+        results += [row("openmp-reference", k, 40 * scale, "reference", spec), row("lab3-tiled", k, 0.5 * scale, spec=spec)]
+        results += [row(f"coarse-{g}x{g}-b16x8", k, t * scale, spec=spec) for g, t in ((1, 0.45), (2, 0.3), (4, 0.32))]
+        results += [row(f"coarse-{g}x1-b32x8", k, t * scale, spec=spec) for g, t in ((2, 0.25), (4, 0.2))]
+        results += [row(f"coarse-4x4-b{b}", k, t * scale, spec=spec) for b, t in (("8x8", 0.4), ("32x8", 0.3))]
+        results += [row(f"window-8x{g}", k, t * scale, spec=spec) for g, t in ((1, 0.12), (2, 0.1))]
+    results += [row("register-4x1", 7, 0.08, spec="gauss:7:2"),
+                dict(row("register-4x1", 15, 1, spec="gauss:15:2"), status="skipped", time=None)]  # K > 9: the register kernel refuses
+    return lab_report(4, "granularity", results, ["gauss:7:2", "gauss:15:2"], baseline="lab3-tiled")
+
+
+LAB5_ELEMENTS = 1 << 20
+
+
+def array_row(name, ms):
+    """A lab 5 row (array_row, common/families/arrays/array_checks.cpp): a name and a time, no mask, no rates."""
+    return dict(row(name, 0, ms), mask={"spec": "", "size": 0}, flops_per_value=0, gb_per_s=None, gflop_per_s=None)
+
+
+def lab5_report(sweeps=True):
+    names = ["memory/A write-swapped", "blocks/B yours"]
+    if sweeps:
+        names += [f"stride/stride {s}" for s in (1, 2, 4, 8, 16, 32)] + [f"offset/offset {o}" for o in (0, 1, 2, 4, 8, 16, 32)]
+        names += ["paths/1 path"] + [f"paths/{p} paths{how}" for p in (2, 4, 8, 16, 32) for how in (" in a warp", ", by warp")]
+        names += [f"blocksize/{b} threads/block" for b in (32, 64, 128, 256, 512, 1024)]
+        names += [f"banks/{ab}stride {s}" for s in (1, 2, 4, 8, 16, 32) for ab in ("A ", "B padded ")]
+    doc = lab_report(5, "microbenchmarks", [array_row(name, 0.01 * (1 + i)) for i, name in enumerate(names)])
+    doc["input"] = {"source": "arrays (seed 5)", "width": 0, "height": 0, "channels": 0, "elements": LAB5_ELEMENTS, "seed": 5}
+    return doc
+
+
+def figured(r, **own):
+    """r with its lab's own figures (report.cpp's figures_json): a string a label, a number a figure."""
+    return dict(r, flops_per_value=0, gflop_per_s=None, figures=[{"name": k, "unit": "", "value": v} for k, v in own.items()])
+
+
+LAB8_STAGES = {"smoothing": 5, "gradients": 9, "suppression": 9, "gradients+suppression": 8, "thresholds": 5, "hysteresis": 2}
+
+
+def lab8_report():
+    """Lab 8's rows as canny_lab.cpp writes them: a row a pipeline's stage (figure "stage") and one for the whole."""
+    results, five = [], ["smoothing", "gradients", "suppression", "thresholds", "hysteresis"]
+    for name, kind, stages, scale in (("openmp-reference", "reference", five, 20), ("sequential", "cpu", [], 60), ("staged", "gpu", five, 0.1),
+                                      ("fused", "gpu", ["smoothing", "gradients+suppression", "thresholds", "hysteresis"], 0.08)):
+        results += [dict(figured(row(name, 5, scale * (i + 1), kind, "gauss:5:1.4"), stage=stage), bytes_per_value=LAB8_STAGES[stage])
+                    for i, stage in enumerate(stages)]
+        whole = figured(row(name, 5, scale * 10, kind, "gauss:5:1.4"), rounds=3)
+        results.append(dict(whole, bytes_per_value=sum(LAB8_STAGES[s] for s in stages)))
+    return lab_report(8, "Canny", results, ["gauss:5:1.4"])
+
+
+def lab9_report(figures=True):
+    """Lab 9's rows as strip_lab.cpp writes them: a variant from a host memory, its median run's figures."""
+    results = []
+    for name, memory, gpus, strips, ms in (("whole", "pinned", 1, 1, 30.0), ("serial", "pageable", 1, 3, 90.0),
+                                           ("serial", "pinned", 1, 3, 30.0), ("overlapped", "pageable", 1, 8, 120.0),
+                                           ("overlapped", "pinned", 1, 8, 20.0), ("multi-gpu", "pinned", 2, 16, 11.0)):
+        r = row(name, 7, ms, spec="gauss:7:2")
+        own = {"host_memory": memory, "gpus": gpus}
+        if figures:
+            own.update(strips=strips, peak_device_mib=256, h2d_gbs=50.0, d2h_gbs=50.0, kernel_ms=5.0, overlap_efficiency=0.9)
+        results.append(figured(r, **own))
+    results.append(figured(dict(row("overlapped", 7, 1, spec="gauss:7:2"), status="not-implemented", time=None), host_memory="pinned", gpus=1))
+    doc = lab_report(9, "strips", results, ["gauss:7:2"], baseline="serial")
+    doc["input"] = dict(doc["input"], width=4096, height=4096)
+    doc["transfer_bandwidth"] = {"h2d_pageable_gbs": 9.0, "d2h_pageable_gbs": 17.0, "h2d_pinned_gbs": 50.0, "d2h_pinned_gbs": 40.0}
+    return doc
+
+
+def draw_report(lab, doc, tmp):
+    """make report LAB=lab from doc saved in tmp: (the folder, the lines its stderr says of plots left out)."""
+    source, out = saved(tmp, f"lab{lab}.json", doc), os.path.join(tmp, f"out{lab}")
+    status, o, err = make_report(f"LAB={lab}", f"FROM={source}", f"OUT={out}")
+    assert status == 0, f"lab {lab}: exit {status}: {(o + err)[-2000:]}"
+    return out, [line for line in err.splitlines() if line.startswith("convlab report: no ")]
+
+
+IN_A_WARP, BY_WARP = "P paths in a warp (lane % P)", "P paths across warps (warp % P)"
+
+
+def more_labs_plots_from_saved_reports():
+    """Labs 4, 5, 8 and 9: each plot their manifests declare, from a saved report, in the folder
+    (PNG, SVG, pages), every line, bar or sweep of the rows named in its legend and none left out."""
+    granularity = ["coarse G x G, 16x8 threads", "coarse G x 1, 32x8 threads", "coarse G x G, 8x8 threads", "coarse G x G, 32x8 threads",
+                   "window 8 x G rows", "register 4 x G rows", "lab3-tiled, the baseline",
+                   "floor: its bytes at the copy bandwidth or flops at the FP32 peak"]
+    block_shape = [f"coarse 4x4 outputs per thread, {m}" for m in ("gauss:7:2", "gauss:15:2")] + ["floor at gauss:7:2"]
+    sweeps = {"lab5-stride-sweep": ["strided copy", "floor: 8 B per element copied at 3000 GB/s copy"],
+              "lab5-offset-sweep": ["misaligned copy"],
+              "lab5-paths-sweep": [IN_A_WARP, BY_WARP, "floor: 2 x 64 flops per element at 60000 GFLOP/s FP32"],
+              "lab5-block-size-sweep": ["out[i] = in[i] + 1"], "lab5-bank-stride-sweep": ["A: rows of 32 words", "B: rows padded to 33 words"]}
+    strips = ["whole (pinned)", "serial (pageable)", "serial (pinned)", "overlapped (pageable)", "overlapped (pinned)",
+              "multi-gpu (pinned, 2 GPUs)", "the longer copy alone: the most overlap hides, one GPU"]
+    cases = [(4, lab4_report(), {"lab4-granularity": granularity, "lab4-block-shape": block_shape,
+                                 "lab4-mask-size": ["lab3-tiled", "coarse-1x1-b16x8", "window-8x2", "register-4x1"], "lab4-roofline": ["window-8x1"]}),
+             (5, lab5_report(), sweeps),
+             (8, lab8_report(), {"lab8-stages": ["openmp-reference", "sequential", "staged", "fused", "floor: the stage's bytes at 3000 GB/s copy"]}),
+             (9, lab9_report(), {"lab9-strips": strips})]
+    sys.path.insert(0, os.path.join(ROOT, "grading"))
+    from convlab_grader import manifest
+    with tempfile.TemporaryDirectory() as tmp:
+        for lab, doc, legends in cases:
+            stems = [f"lab{lab}-{kind}" for kind in manifest.load(lab)["plots"]]
+            assert sorted(stems) == sorted(legends), f"lab {lab} declares {stems}, the test checks {sorted(legends)}"
+            out, left_out = draw_report(lab, doc, tmp)
+            assert not left_out, f"lab {lab}: {left_out}"
+            check_folder(out, stems, legends)
+
+
+# Draws one kind from a saved report and prints what its axes hold: each line's label and points, each bar.
+INSPECT = r"""
+import json, sys
+import figures
+fig = figures.KINDS[sys.argv[2]](json.load(open(sys.argv[1])))
+if isinstance(fig, str):
+    sys.exit(print(json.dumps({"why": fig})))
+axes = [{"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "xticks": [t.get_text() for t in ax.get_xticklabels()],
+         "lines": {l.get_label(): [list(map(float, l.get_xdata())), list(map(float, l.get_ydata()))] for l in ax.get_lines()},
+         "bars": {c.get_label(): [[float(p.get_x() + p.get_width() / 2), float(p.get_height())] for p in c] for c in ax.containers},
+         "floors": [[float(y) for (_, y), _ in c.get_segments()] for c in ax.collections]} for ax in fig.axes if ax.get_visible()]
+print(json.dumps({"title": fig._suptitle.get_text() if fig._suptitle else axes[0]["title"], "axes": axes}))
+"""
+
+
+def inspect(doc, kind, tmp):
+    source = saved(tmp, f"{kind}.json", doc)
+    status, out, err = run([REPORT_PYTHON, "-c", INSPECT, source, kind], cwd=os.path.join(ROOT, "common", "tools", "report"))
+    assert status == 0, f"{kind}: exit {status}: {err[-2000:]}"
+    return json.loads(out)
+
+
+def times(doc, names):
+    by_name = {(r["variant"], r["mask"]["spec"]): r["time"]["median_ms"] for r in doc["results"] if r.get("time")}
+    return [by_name[n] for n in names]
+
+
+def more_labs_plots_hold_the_rows():
+    """What each new kind draws is the report's rows: lab 4's lines at G (the side of the outputs per
+    thread that grows), a panel a mask, and its block shapes in order of threads; lab 5's sweeps at
+    the values in the variants' names, "1 path" on both paths lines, with the model's floor; lab 8's
+    bars a pipeline, a bar a stage it has (the fused stage between suppression and thresholds), a
+    floor a GPU bar; lab 9's points at their strips, under the copies' floors."""
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = lab4_report()
+        got = inspect(doc, "granularity", tmp)
+        assert "Test GPU 9000" in got["title"] and [a["title"] for a in got["axes"]] == ["gauss:7:2", "gauss:15:2"], got["title"]
+        k7, k15 = got["axes"][0]["lines"], got["axes"][1]["lines"]
+        assert k7["coarse G x G, 16x8 threads"] == [[1, 2, 4], times(doc, [(f"coarse-{g}x{g}-b16x8", "gauss:7:2") for g in (1, 2, 4)])], k7
+        assert k15["coarse G x 1, 32x8 threads"][0] == [2, 4] and k15["window 8 x G rows"][0] == [1, 2], k15
+        assert k7["coarse G x G, 8x8 threads"][0] == [4] and k7["register 4 x G rows"][0] == [1], k7
+        assert "register 4 x G rows" in k7 and "register 4 x G rows" not in k15, "the register row skipped at K = 15 is drawn"
+        assert all(a["xlabel"] and "ms" in a["ylabel"] for a in got["axes"]), got["axes"]
+        got = inspect(doc, "block-shape", tmp)["axes"][0]
+        assert got["xticks"] == ["8x8\n(64)", "16x8\n(128)", "32x8\n(256)"], got["xticks"]
+        blocks = [(f"coarse-4x4-b{b}", "gauss:15:2") for b in ("8x8", "16x8", "32x8")]
+        assert got["lines"]["coarse 4x4 outputs per thread, gauss:15:2"] == [[0, 1, 2], times(doc, blocks)], got["lines"]
+
+        doc = lab5_report()
+        got = inspect(doc, "paths-sweep", tmp)["axes"][0]["lines"]
+        assert got[IN_A_WARP][0] == got[BY_WARP][0] == [1, 2, 4, 8, 16, 32], got
+        assert got[IN_A_WARP][1][0] == got[BY_WARP][1][0] == times(doc, [("paths/1 path", "")])[0], got
+        floor = got["floor: 2 x 64 flops per element at 60000 GFLOP/s FP32"][1]
+        assert all(abs(y - 1e3 * 2 * 64 * LAB5_ELEMENTS / 60000e9) < 1e-12 for y in floor), floor
+        got = inspect(doc, "stride-sweep", tmp)["axes"][0]["lines"]
+        assert got["floor: 8 B per element copied at 3000 GB/s copy"][1][-1] == 1e3 * 8 * (LAB5_ELEMENTS // 32) / 3000e9, got
+        got = inspect(doc, "offset-sweep", tmp)["axes"][0]["lines"]["misaligned copy"]
+        assert got == [[0, 1, 2, 4, 8, 16, 32], times(doc, [(f"offset/offset {o}", "") for o in (0, 1, 2, 4, 8, 16, 32)])], got
+
+        doc = lab8_report()
+        got = inspect(doc, "stages", tmp)["axes"][0]
+        assert got["xticks"] == ["smoothing", "gradients", "suppression", "gradients+suppression", "thresholds", "hysteresis",
+                                 "whole pipeline"], got["xticks"]
+        bars = {name: len(bars) for name, bars in got["bars"].items()}
+        assert bars == {"openmp-reference": 6, "sequential": 1, "staged": 6, "fused": 5}, got["bars"]
+        assert sorted(round(x) for x, _ in got["bars"]["fused"]) == [0, 3, 4, 5, 6], got["bars"]["fused"]
+        floors = sorted(y for c in got["floors"] for y in c)
+        pixels = 640 * 480
+        expected = sorted(1e3 * pixels * r["bytes_per_value"] / 3000e9 for r in doc["results"] if r["kind"] == "gpu")
+        assert len(floors) == 11 and all(abs(a - b) < 1e-12 for a, b in zip(floors, expected)), floors
+
+        got = inspect(lab9_report(), "strips", tmp)["axes"][0]["lines"]
+        assert got["overlapped (pinned)"] == [[8], [20.0]] and got["multi-gpu (pinned, 2 GPUs)"] == [[16], [11.0]], got
+        copies = [v[1][0] for k, v in got.items() if k.startswith("copies in then out")]
+        assert copies and abs(copies[0] - 1e3 * 4096 * 4096 * (1 / 50e9 + 4 / 40e9)) < 1e-9, got
+
+
+def lab4_names_are_shapes():
+    """The granularity and block-shape plots read a lab 4 row's shape from its variant's name: every
+    name lab 4's program writes (its rows, skipped or not) is lab3-tiled, the reference, or a shape."""
+    status, out, err = run([os.path.join(ROOT, "build", "bin", "lab4-solution"), "--size", "64x48", "--mask", "box:3", "--check-only",
+                            "--format", "json"])
+    assert status in (0, 3), f"exit {status}: {err[-2000:]}"
+    names = sorted({r["variant"] for r in json.loads(out)["results"]})
+    script = "import sys, figures_filters as f; print([n for n in sys.argv[1:] if not f.lab4_shape({'variant': n})])"
+    status, out, err = run([REPORT_PYTHON, "-c", script, *names], cwd=os.path.join(ROOT, "common", "tools", "report"))
+    assert status == 0 and out.strip() == "['lab3-tiled', 'openmp-reference']", f"{names}: not shapes: {out or err}"
+    assert len(names) > 20, names
+
+
+def more_labs_plots_without_their_fields():
+    """A report whose rows lack what a kind reads (lab 9's without the figure strips, lab 5's without
+    a sweep's rows, lab 8's without stages, lab 4's without a shaped variant) gets the pages and one
+    line a plot left out, naming it; nothing is drawn empty, nothing crashes."""
+    lab8 = lab8_report()
+    lab8["results"] = [dict(r, figures=[]) for r in lab8["results"]]
+    lab4 = lab4_report()
+    lab4["results"] = [r for r in lab4["results"] if r["variant"] in ("openmp-reference", "lab3-tiled")]
+    with tempfile.TemporaryDirectory() as tmp:
+        sweeps = [f"lab5-{s}-sweep" for s in ("stride", "offset", "paths", "block-size", "bank-stride")]
+        for lab, doc, stems, missing in [(9, lab9_report(figures=False), [], ["lab9-strips"]), (5, lab5_report(sweeps=False), [], sweeps),
+                                         (8, lab8, [], ["lab8-stages"]),
+                                         (4, lab4, ["lab4-mask-size", "lab4-roofline"], ["lab4-granularity", "lab4-block-shape"])]:
+            out, left_out = draw_report(lab, doc, tmp)
+            check_folder(out, stems, {})
+            assert [line.split()[3] for line in left_out] == missing, f"lab {lab}: {left_out}"
+
+
+def lab8_report_from_a_run():
+    """Lab 8's run (its CPU part here; with a GPU its pipelines too): the stages plot of the real
+    report, its legend naming the CPU reference's pipeline."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "lab8")
+        status, o, err = make_report("LAB=8", "SOLUTION=1", f"OUT={out}", "ARGS=--size 160x120 --cpu-reps 1 --reps 3 --warmup 1")
+        assert status == 0, f"exit {status}: {(o + err)[-2000:]}"
+        check_folder(out, ["lab8-stages"], {"lab8-stages": ["openmp-reference", "sequential"]})
+
+
 def make_compare(*assignments):
     return run(["make", "--no-print-directory", "compare", *assignments], timeout=600)
 
@@ -281,6 +520,11 @@ def register(results):
     results.run("report: every plot a manifest declares is a kind make report draws", declared_plots_are_drawn)
     results.run("report: lab 0's run makes the folder (pages, PNG and SVG plots, nothing outside)", lab0_report_from_a_run)
     results.run("report: a saved filter-lab report makes time-vs-mask and roofline plots", saved_filter_report)
+    results.run("report: labs 4, 5, 8, 9 draw the plots their manifests declare from saved reports", more_labs_plots_from_saved_reports)
+    results.run("report: lab 4's, 5's, 8's and 9's plots hold the rows' values, lines, bars and floors", more_labs_plots_hold_the_rows)
+    results.run("report: every lab 4 variant's name gives its shape (GX x GY, block) to the plots", lab4_names_are_shapes)
+    results.run("report: rows without what a plot reads: the pages, and one line a plot left out", more_labs_plots_without_their_fields)
+    results.run("report: lab 8's run makes its stages plot", lab8_report_from_a_run)
     results.run("report: a missing file, a schema 1 report, another lab's report: one line, nothing written", bad_inputs_refused)
     results.run("contact sheet: a run's pictures on one PNG, a row a mask; without the run's report one line", contact_sheet_of_a_run)
     results.run("compare: runs of one lab side by side, a column and a series a run (lines over masks, bars for one)", compare_side_by_side)

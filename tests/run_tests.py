@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """convlab's test command (make test): unit tests of common/, a build of every lab and solution,
-the labs' command-line behaviour, make report's pages and plots, and, on a machine with a GPU, the GPU suite. Ends with one line
+the labs' command-line behaviour, make report's pages and plots, a private Slurm cluster
+(tests/slurm_cluster.py), and, on a machine with a GPU, the GPU suite. Ends with one line
 'N passed, N failed, N skipped'. With --gpu-only (make test-gpu): the GPU suite alone, which
 fails when there is no GPU."""
 import argparse
@@ -13,11 +14,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
+import grader_gpus_tests  # noqa: E402
 import grader_spread  # noqa: E402
 import grader_tests  # noqa: E402
 import layout_tests  # noqa: E402
 import manifest_tests  # noqa: E402
 import report_tests  # noqa: E402
+import slurm_grading_tests  # noqa: E402
+import slurm_tests  # noqa: E402
 from testkit import ROOT, Results, gpu_available, labs, main_exit, make, run  # noqa: E402
 
 
@@ -110,6 +114,9 @@ def main():
     manifest_tests.register(results)
     report_tests.register(results)
     grader_tests.register(results)
+    grader_gpus_tests.register(results)
+    slurm_tests.register(results)
+    slurm_grading_tests.register(results)
     try:
         has_gpu = gpu_available()
     except AssertionError as why:

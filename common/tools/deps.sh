@@ -20,6 +20,12 @@ REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
 # libOpenCL is, and PoCL, an OpenCL device on the CPU, so that they run on a machine with no GPU
 # (make test runs them there) and on one whose vendor registered no ICD file.
 OPENCL_PACKAGES="opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo"
+# What a student's machine needs (make deps). make test needs slurm-wlm and munge too (it starts a
+# private Slurm cluster, tests/slurm_cluster.py), which `check test` installs when they are missing.
+# Their install scripts ask invoke-rc.d to start the system's munged, slurmctld and slurmd: without
+# systemd or a runlevel (a container, a CI machine) it starts nothing and succeeds; under sysvinit
+# the Slurm daemons' scripts do nothing without /etc/slurm/slurm.conf, and munged starts on the
+# system's key, which the tests never use. Either way apt-get succeeds and nothing is stopped.
 ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib $OPENCL_PACKAGES"
 
 # has_library NAME: a static or shared library the linker will find.
@@ -43,6 +49,13 @@ missing_opencl() {
 
 has_matplotlib() { "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; }
 
+# has_program NAME: on PATH, or in the sbin folders a user's PATH often lacks (the daemons).
+has_program() {
+    command -v "$1" >/dev/null && return 0
+    for dir in /usr/sbin /sbin /usr/local/sbin; do [ -x "$dir/$1" ] && return 0; done
+    return 1
+}
+
 # missing_for PURPOSE: prints the Debian package of each missing piece, one a line.
 missing_for() {
     if [ "$1" = report ]; then  # make report draws from a saved report too: no compiler needed
@@ -61,7 +74,13 @@ missing_for() {
             [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev
             has_matplotlib || echo python3-matplotlib  # the report tests draw plots
-            missing_opencl device ;;  # the OpenCL labs' tests run on PoCL and count as passed
+            missing_opencl device  # the OpenCL labs' tests run on PoCL and count as passed
+            # A private single-node Slurm cluster for the grader's --slurm test (slurm-wlm brings
+            # slurmctld, slurmd and slurm-client, which holds sbatch, squeue, scancel and sinfo).
+            for program in slurmctld slurmd sbatch squeue scancel sinfo; do
+                has_program "$program" || { echo slurm-wlm; break; }
+            done
+            has_program munged || echo munge ;;
         opencl)  # building an OpenCL lab (its manifest's libraries name OpenCL)
             missing_opencl ;;
         bench)

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from . import build, cases, hidden_cases, performance, reports, sandbox, sanitizer_runs, scoring, submission
+from . import build, cases, gpu_pool, hidden_cases, performance, reports, sandbox, sanitizer_runs, scoring, spec as specs, submission
 from .spec import KIT
 
 RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
@@ -29,13 +29,17 @@ class Submission:
 
     @property
     def safe_name(self):
-        return _safe(self.name)
+        return safe_name(self.name)
 
 
 class Session:
     """What every submission of one grading run shares."""
 
-    def __init__(self, spec, work, secret, isolation, timed=True, sanitized=True, log=print):
+    def __init__(self, spec, work, secret, isolation, timed=True, sanitized=True, log=print, gpus=None, build_reference=True):
+        """gpus: the GPUs to spread the runs over (gpu_pool.Gpu, grade --gpus); None: the machine's
+        default GPU, as a plain session. build_reference=False: the reference is built already and
+        must not be rebuilt here (a Slurm task: the kit is shared by every node, and a build there
+        for this node's GPU would rewrite it under the other tasks)."""
         self.spec = spec
         self.lab = spec["lab"]
         self.work = work
@@ -44,13 +48,15 @@ class Session:
         self.do_performance = timed and bool(spec.get("performance"))
         self.do_sanitizer = sanitized and bool(spec.get("sanitizer"))
         self.log = log
-        self.reference = os.path.join(KIT, "build", "bin", f"lab{self.lab}-solution")
-        done = subprocess.run(["make", "--no-print-directory", build.kit_build_jobs(), f"build/bin/lab{self.lab}-solution"], cwd=KIT,
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"the reference solution of lab {self.lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
+        self.reference = build_reference_solution(self.lab) if build_reference else os.path.join(KIT, "build", "bin",
+                                                                                                   f"lab{self.lab}-solution")
+        if not os.access(self.reference, os.X_OK):
+            raise RuntimeError(f"the reference solution of lab {self.lab} is not built ({self.reference})")
         self.case_count = len(cases.hidden_cases(spec, secret))
         self.notes = list(isolation.notes)
+        self.gpus = gpu_pool.GpuPool(gpus or [gpu_pool.Gpu(None, "the machine's default GPU")])
+        if self.gpus.mixed_note():
+            self.notes.append(self.gpus.mixed_note())
         if self.do_sanitizer and not shutil.which("compute-sanitizer"):
             self.notes.append("compute-sanitizer is not installed: the safety points are not graded")
             self.do_sanitizer = False
@@ -64,7 +70,7 @@ class Session:
         gets an identity of its own, its cases a secret of their own."""
         result = {"student": name, "lab": self.lab, "source": path, "build": {"ok": False, "log": ""}, "missing": [],
                   "ignored": [], "cases": [], "variants": {}, "performance": None, "sanitizer": {}, "notes": [], "seconds": {}}
-        folder = os.path.join(self.work, "submissions", _safe(name))
+        folder = os.path.join(self.work, "submissions", safe_name(name))
         own_secret = cases.student_secret(self.secret, name)
         sub = Submission(name=name, folder=folder, identity=self.isolation.identity(index, folder),
                          cases=cases.hidden_cases(self.spec, own_secret), timed=cases.timed_cases(self.spec, own_secret),
@@ -99,6 +105,8 @@ class Session:
                     run(self, sub)
                     result["seconds"][phase] = round(time.time() - started, 1)
         scoring.score(self.spec, result, self.case_count)
+        if self.gpus.mixed_note():
+            result["machine_note"] = self.gpus.mixed_note()
         self.isolation.take_back(sub.folder)
         return result
 
@@ -134,7 +142,7 @@ class Session:
         values of exactly the buffers it reads, into a folder a stage under `folder` (the grader's
         own: each graded run is given a copy of its stage's folder alone)."""
         done = subprocess.run([self.reference, "--check-only", *args, "--write-stage-inputs", folder], capture_output=True, text=True,
-                              timeout=600)
+                              timeout=600, env=gpu_pool.child_environment())
         if done.returncode != 0:
             raise RuntimeError(f"the reference could not write the stage inputs of {' '.join(args)}: {done.stderr.strip()[-500:]}")
 
@@ -143,7 +151,7 @@ class Session:
         each verdict by the result it checked (common/grading/raw_check.hpp), the name the spec's "raw"
         gives; which file holds which result is the harness's business alone."""
         done = subprocess.run([self.reference, "--check-only", *args, "--compare", out, "--format", "json"],
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=600, env=gpu_pool.child_environment())
         doc = reports.parse(done.stdout)
         if not doc:
             return {}
@@ -158,5 +166,16 @@ class Session:
         return verdicts
 
 
-def _safe(name):
+def build_reference_solution(lab):
+    """Builds the kit's reference solution of the lab (as the kit's own build: its architecture
+    is the machine's, or CUDA_ARCH's); RuntimeError with the build's end when it fails."""
+    done = subprocess.run(["make", "--no-print-directory", build.kit_build_jobs(), f"build/bin/lab{lab}-solution"], cwd=KIT,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the reference solution of lab {lab} does not build:\n{(done.stdout + done.stderr)[-3000:]}")
+    return os.path.join(KIT, "build", "bin", f"lab{lab}-solution")
+
+
+def safe_name(name):
+    """A name as a file name: letters, digits and -_. kept, anything else an underscore."""
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "submission"

@@ -22,7 +22,8 @@ def run_cases(session, sub):
     tally = {v["label"]: {"passed": 0, "total": 0, "first_failure": None, "refused": 0} for v in variants}
     timeouts = 0
     # The cases check results, they time nothing: a wave of them runs side by side.
-    wave = spec.runs_at_once(session.spec, CASES_AT_ONCE)
+    # With several GPUs (grade --gpus) a wave is as wide as they are, each case on a slot of one.
+    wave = spec.runs_at_once(session.spec, CASES_AT_ONCE) * session.gpus.count
     own = sub.cases
     for first in range(0, len(own), wave):
         indices = range(first, min(first + wave, len(own)))
@@ -59,7 +60,8 @@ def run_case(session, sub, index):
     """Runs hidden case `index` and checks its raw results; returns (outcome, verdicts)."""
     case = sub.cases[index]
     names = sorted({v["name"] for v in session.spec["variants"]})
-    return graded_run(session, sub, case, f"case-{index}", names, session.spec["time_limit_s"])
+    with session.gpus.slot(spec.runs_at_once(session.spec, CASES_AT_ONCE)):  # as many to a GPU as on one GPU
+        return graded_run(session, sub, case, f"case-{index}", names, session.spec["time_limit_s"])
 
 
 def case_args(session, case):

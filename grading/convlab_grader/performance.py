@@ -9,7 +9,7 @@ import socket
 import statistics
 import subprocess
 
-from . import cases, reports, sandbox, scoring
+from . import cases, gpu_pool, reports, sandbox, scoring
 
 FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is impossible, not fast
 # Peer timing: what the grader's timer measures around a repetition exceeds the program's own
@@ -187,8 +187,9 @@ def peer_timed_run(session, binary, out, perf, identity):
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     limit = perf.get("time_limit_s", 300)
     try:
+        # The timer and the program share device memory: both on the GPU of this run's lease.
         timer = subprocess.Popen([session.reference, *args, "--timer-of", str(ours.fileno())], pass_fds=[ours.fileno()],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=gpu_pool.child_environment())
         ours.close()
         ran = sandbox.run(session.isolation, [binary, *args, "--timed-by", str(theirs.fileno())], out, limit,
                           identity=identity, pass_fds=[theirs.fileno()])
@@ -229,7 +230,8 @@ def peer_timing_works(session):
     perf = peer_probe_case(session.spec)
     out = session.private("peer-timing-probe")
     try:
-        _, doc, times, _ = peer_timed_run(session, session.reference, out, perf, None)
+        with session.gpus.whole():
+            _, doc, times, _ = peer_timed_run(session, session.reference, out, perf, None)
         works, why = bool(times), str(doc.get("results"))[:300]
     except RuntimeError as e:
         works, why = False, str(e)[:300]
@@ -285,7 +287,7 @@ def measure(session, sub):
     state = []
     for perf in sub.timed:
         may = may_earn(sub.result, perf) and not unmeasured
-        state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "expert": [], "done": not may, "floor": [],
+        state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "expert": [], "done": not may, "floor": [], "gpus": [],
                       "problem": None if may else
                       "timed only by the grader's own process, which cannot time on this machine: no performance points"
                       if unmeasured else "a variant it times failed a hidden case: no performance points"})
@@ -295,40 +297,43 @@ def measure(session, sub):
             if not active:
                 break
             timed = dict(active[0]["perf"], variants=sorted({v for c in active for v in c["perf"]["variants"]}))
-            name = f"perf-{group_number}-{run}"
-            out = session.scratch(sub, name)
-            peer = session.peer
-            if peer:  # the timer checked every repetition itself
-                ran, doc, times, peer_times = peer_timed_run(session, sub.binary, out, timed, sub.identity)
-                shutil.rmtree(out, ignore_errors=True)
-                right = set(times)
-            else:
-                ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
-                # With fresh inputs the check is of the last repetition's result, and of every
-                # repetition's spot record beside it (common/check/spot_check.hpp).
-                # The record must hold every run the timed run made: its counts go with it.
-                runs = (["--cpu-reps", str(timed["cpu_reps"])] if "cpu_reps" in timed else []) + \
-                    ["--warmup", str(timed.get("warmup", 2)), "--reps", str(timed.get("reps", 15))]
-                compare_args = ([*cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)), "--fresh-input-each-rep",
-                                 *runs] if fresh_inputs(session.spec) else timed_args(timed))
-                verdicts = session.check(sub, out, name, compare_args)
-                right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
-            for c in active:
-                if not right & set(c["perf"]["variants"]):
-                    c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True
-            active = [c for c in active if not c["done"]]
-            if not active:
-                continue
-            # The reference's results are right answers: none is kept once its times are read. Its
-            # run also times the expert tier of the variants timed, for the report.
-            ref_out = session.private(f"reference-{sub.safe_name}-{group_number}-{run}")
-            experts = sorted({e for v in timed["variants"] for e in session.experts.get(v, [])})
-            ref_timed = dict(timed, variants=timed["variants"] + experts)
-            if peer:
-                _, ref_doc, ref_times, ref_peer = peer_timed_run(session, session.reference, ref_out, ref_timed, None)
-            else:
-                _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, ref_timed, None)
-            shutil.rmtree(ref_out, ignore_errors=True)
+            # The pair of runs (the submission's, then the reference's) has a GPU to itself: with
+            # several (grade --gpus), the ratio is still against the reference on the same GPU.
+            with session.gpus.whole() as gpu:
+                name = f"perf-{group_number}-{run}"
+                out = session.scratch(sub, name)
+                peer = session.peer
+                if peer:  # the timer checked every repetition itself
+                    ran, doc, times, peer_times = peer_timed_run(session, sub.binary, out, timed, sub.identity)
+                    shutil.rmtree(out, ignore_errors=True)
+                    right = set(times)
+                else:
+                    ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
+                    # With fresh inputs the check is of the last repetition's result, and of every
+                    # repetition's spot record beside it (common/check/spot_check.hpp).
+                    # The record must hold every run the timed run made: its counts go with it.
+                    runs = (["--cpu-reps", str(timed["cpu_reps"])] if "cpu_reps" in timed else []) + \
+                        ["--warmup", str(timed.get("warmup", 2)), "--reps", str(timed.get("reps", 15))]
+                    compare_args = ([*cases.with_option(timed_args(timed), "--seed", checked_seed(session.spec, timed)), "--fresh-input-each-rep",
+                                     *runs] if fresh_inputs(session.spec) else timed_args(timed))
+                    verdicts = session.check(sub, out, name, compare_args)
+                    right = {v for v, t in times.items() if verdicts.get(v, {}).get("status") == "pass"}
+                for c in active:
+                    if not right & set(c["perf"]["variants"]):
+                        c["problem"], c["done"] = f"no timed variant produced a right result ({run_failure(ran, doc)})", True
+                active = [c for c in active if not c["done"]]
+                if not active:
+                    continue
+                # The reference's results are right answers: none is kept once its times are read. Its
+                # run also times the expert tier of the variants timed, for the report.
+                ref_out = session.private(f"reference-{sub.safe_name}-{group_number}-{run}")
+                experts = sorted({e for v in timed["variants"] for e in session.experts.get(v, [])})
+                ref_timed = dict(timed, variants=timed["variants"] + experts)
+                if peer:
+                    _, ref_doc, ref_times, ref_peer = peer_timed_run(session, session.reference, ref_out, ref_timed, None)
+                else:
+                    _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, ref_timed, None)
+                shutil.rmtree(ref_out, ignore_errors=True)
             for c in active:
                 mine = min(right & set(c["perf"]["variants"]), key=lambda v: times[v])
                 theirs = [v for v in c["perf"]["variants"] if v in ref_times]
@@ -337,6 +342,8 @@ def measure(session, sub):
                 best = min(theirs, key=lambda v: ref_times[v])
                 c["sub"].append(times[mine])
                 c["ref"].append(ref_times[best])
+                if gpu.index is not None:
+                    c["gpus"].append(gpu.describe())
                 if peer:
                     c["sub_peer"].append(peer_times[mine])
                     c["ref_peer"].append(ref_peer[best])
@@ -353,8 +360,11 @@ def measure(session, sub):
         floors = [f for f in c["floor"] if f]
         floor = max(floors) if floors else None
         # A time no GPU could achieve, reported or counted, is forged (or skipped work): nothing.
-        if ratio is not None and floor and min(c["sub"]) < floor:
-            c["problem"] = (f"forged time: {min(c['sub']):.4g} ms is faster than the physical floor of {floor:.4g} ms "
+        # Each run against its own floor: with several GPUs (grade --gpus) runs may differ in GPU.
+        under = [(ms, f) for ms, f in zip(c["sub"], c["floor"]) if f and ms < f]
+        if ratio is not None and under:
+            ms, f = min(under)
+            c["problem"] = (f"forged time: {ms:.4g} ms is faster than the physical floor of {f:.4g} ms "
                             "(the byte model at the measured copy bandwidth, or the flops at the FP32 peak): no performance points")
             ratio = None
         cases_done.append({"args": cases.public_args(timed_args(c["perf"])), "variants": c["perf"]["variants"],
@@ -367,6 +377,8 @@ def measure(session, sub):
                            # every run, so that a reader (and the self-test) can see how noisy the machine was
                            "submission_runs_ms": c["sub"], "reference_runs_ms": c["ref"],
                            # the grader's timer around the same runs (peer timing; empty for lab 0, and where peer timing does not work)
-                           "submission_peer_runs_ms": c["sub_peer"], "reference_peer_runs_ms": c["ref_peer"]})
+                           "submission_peer_runs_ms": c["sub_peer"], "reference_peer_runs_ms": c["ref_peer"],
+                           # where each run was timed: with several GPUs (grade --gpus), which one
+                           "gpus": list(dict.fromkeys(c["gpus"]))})
     fractions = [c["fraction"] for c in cases_done]
     sub.result["performance"] = {"cases": cases_done, "fraction": sum(fractions) / len(fractions) if fractions else 0.0}

@@ -9,6 +9,8 @@ def text_report(r):
     lines = [f"convlab grader: lab {r['lab']}, {r['student']}",
              f"score {r['score']:g} / {r['max_score']:g}" + (f" (+ {r['manual']} points graded by hand)" if r.get("manual") else ""),
              "  " + ", ".join(f"{k} {v:g}" for k, v in r.get("scores", {}).items()), ""]
+    if r.get("machine_note"):
+        lines[-1:-1] = [f"note: {r['machine_note']}"]
     if r.get("leaderboard_alias"):
         lines[-1:-1] = [f"your name on the class leaderboard: {r['leaderboard_alias']}"]
     if r["missing"]:
@@ -35,6 +37,8 @@ def text_report(r):
                              f"{c['reference_ms']:.4g} ms ({c['ratio']:.2f}x): {100 * c['fraction']:.0f}% of the points")
                 if c.get("clock"):
                     lines.append(f"    {c['clock']}")
+                if c.get("gpus"):
+                    lines.append(f"    timed on {' and '.join(c['gpus'])}")
             if c.get("expert_ms"):
                 lines.append(f"    the kit's expert tier (tuned beyond the handout's design) took {c['expert_ms']:.4g} ms in the "
                              "same runs: for information, not scored")

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from . import jail, reports
+from . import gpu_pool, jail, reports
 
 OUTPUT_LIMIT = 64 * 1024           # bytes of stdout/stderr kept per run
 UID_BASE = 61000                   # submission i runs as user and group UID_BASE + i (no account needed)
@@ -222,6 +222,7 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
     for key in ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "DEPS_INCLUDE", "CUDA_ARCH"):
         if key in os.environ:
             base[key] = os.environ[key]
+    base.update(gpu_pool.environment())  # the GPU this run's lease holds (grade --gpus)
     base.update(env or {})
     full = list(cmd)
     if identity and isolation.prefix:

@@ -26,6 +26,11 @@ def run_sanitizer(session, sub):
         with lock:
             if tool in dirty_tools:
                 return tool, case, None, None, []  # not run: the tool's verdict is already made
+        # the run under the tool and its twin without it, on one GPU; as many to a GPU as on one GPU
+        with session.gpus.slot(spec.runs_at_once(session.spec, SANITIZER_AT_ONCE)):
+            return compared_run(number, tool, case)
+
+    def compared_run(number, tool, case):
         ran, inside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}", s["variants"], s.get("time_limit_s", 180), tool)
         text = ran.stdout + ran.stderr
         # --error-exitcode=99 marks the tool's findings; the lab's own exit 1 (its check) is not one.
@@ -53,7 +58,8 @@ def run_sanitizer(session, sub):
         rank[number] = seen.get(tool, 0)
         seen[tool] = rank[number] + 1
     order = sorted(enumerate(runs), key=lambda numbered: (rank[numbered[0]], numbered[0]))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=spec.runs_at_once(session.spec, SANITIZER_AT_ONCE)) as pool:
+    at_once = spec.runs_at_once(session.spec, SANITIZER_AT_ONCE) * session.gpus.count  # a slot of a GPU each
+    with concurrent.futures.ThreadPoolExecutor(max_workers=at_once) as pool:
         finished = dict(zip((number for number, _ in order), pool.map(one_run, order)))
     done = [finished[number] for number in range(len(runs))]  # back in the drawn order: the first dirty run is reported
     for tool in s["tools"]:

@@ -5,6 +5,7 @@ command line (--help, bad input, no GPU). Its grading cases: grading/cases/lab5.
 grading/known-bad/lab5.json."""
 import json
 import os
+import re
 import tempfile
 
 from cli_tests import refusal_problems
@@ -156,6 +157,23 @@ def sanitizer(tool):
     sanitizer_clean(tool, [os.path.join(ROOT, "build", "bin", "lab5-solution"), *args])
 
 
+def progress_on_a_terminal():
+    """Lab 5 shows its progress like every lab: one line on a terminal, each benchmark k of n (the
+    ones --benchmark_filter selects), cleared at the end; nothing on stderr where it is a pipe."""
+    from cli_tests import run_with_stderr_on_a_terminal
+    args = [os.path.join(ROOT, "build", "bin", "lab5-solution"), "--elements", "1000003", "--reps", "20",
+            "--benchmark_filter=stride|offset", "--format", "json"]
+    status, out, shown = run_with_stderr_on_a_terminal(args)
+    assert status == 0, shown[-2000:]
+    steps = re.findall(r"\r\x1b\[Klab5: ((?:stride|offset)/\S+) \((\d+) of (\d+)\), \d+ s so far", shown)
+    assert steps and all(int(total) == int(steps[0][2]) for _, _, total in steps), repr(shown[-2000:])
+    assert int(steps[-1][1]) == int(steps[-1][2]), f"the last step is not n of n: {steps[-1]}"
+    assert shown.endswith("\r\x1b[K"), repr(shown[-80:])
+    piped_status, piped_out, piped_err = lab("lab5-solution", *args[1:])
+    assert piped_status == 0 and piped_err == "", repr(piped_err[-500:])
+    assert json.loads(out)["results"] and json.loads(piped_out)["results"]
+
+
 def gpu_tests():
     """As gpu_suite.tests: (name, fn, *args, alone)."""
     found = [(f"lab5 GPU: every variant passes at --elements {n}", every_variant_passes, n, False) for n in SIZES]
@@ -164,6 +182,8 @@ def gpu_tests():
         ("lab5 GPU: untouched skeleton reports every TODO not implemented, the given variants pass", skeleton_fails_cleanly, False),
         ("lab5 GPU: the grader's modes: raw results, the trusted compare, the timed JSON", grading_modes, False),
         ("lab5 GPU: peer timing: timed by the reference build in another process, fresh inputs, checked there", peer_timing, True),
+        ("lab5 GPU: progress on a terminal, k of n of the benchmarks selected; nothing on a piped stderr", progress_on_a_terminal,
+         True),
         ("lab5 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck", False),
         ("lab5 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck", False),
     ]

@@ -6,12 +6,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <regex>
 #include <sstream>
 
 #include "common/families/arrays/array_checks.hpp"
 #include "common/core/errors.hpp"
 #include "common/timing/stats.hpp"
 #include "common/core/number_format.hpp"
+#include "common/report/progress.hpp"
 #include "common/report/text_table.hpp"
 
 namespace convlab {
@@ -28,16 +30,13 @@ struct Outcome {
 
 class Runner {
   public:
-    // program: "lab5", which starts its progress lines on stderr.
-    Runner(GpuSession& session, const RunOptions& options, const std::string& program)
-        : session_(session), options_(options), program_(program) {}
+    // variants: how many benchmarks the run will make (its progress's steps).
+    Runner(GpuSession& session, const RunOptions& options, int lab, int variants)
+        : session_(session), options_(options), progress_(lab, variants) {}
 
     // One call of a benchmark: Google Benchmark makes options.reps of them, one iteration each.
     void bench(const ArrayExperiment& e, const ArrayVariant& v, Outcome& o, benchmark::State& state) {
-        if (&e != current_) {  // a line of progress per experiment: a full run takes a minute or two
-            std::cerr << program_ << ": " << e.title << "\n";
-            current_ = &e;
-        }
+        if (o.calls == 0) progress_.step(qualified_name(e, v));  // a full run takes a minute or two
         ++o.calls;
         if (lost_context_ && o.status == "pending" && o.calls == 1) o = {"not-run", "the CUDA context was lost earlier in the run", {}, 1};
         if (o.status != "pending") return state.SkipWithError(o.message.c_str());
@@ -72,10 +71,24 @@ class Runner {
   private:
     GpuSession& session_;
     const RunOptions& options_;
-    const std::string program_;
+    Progress progress_;  // on stderr where it is a terminal (common/report/progress.hpp)
     bool lost_context_ = false;
-    const ArrayExperiment* current_ = nullptr;
 };
+
+// Whether --benchmark_filter selects a benchmark of this name, by Google Benchmark's rule: all when
+// empty or "all", else a regular expression searched in the name, "-" before it for the others.
+// (Only the progress line's count reads it: Google Benchmark itself decides what runs.)
+bool selected_by_filter(const std::string& name) {
+    std::string filter = benchmark::GetBenchmarkFilter();
+    if (filter.empty() || filter == "all") return true;
+    const bool negative = filter[0] == '-';
+    if (negative) filter.erase(0, 1);
+    try {
+        return std::regex_search(name, std::regex(filter, std::regex::extended)) != negative;
+    } catch (const std::regex_error&) {
+        return true;
+    }
+}
 
 // Google Benchmark's own reporter for --benchmark_format, writing into a buffer that is printed
 // after the summary.
@@ -152,7 +165,10 @@ void add_rows(const std::vector<ArrayExperiment>& experiments, const std::map<co
 
 void bench_arrays(const std::vector<ArrayExperiment>& experiments, GpuSession& session, const RunOptions& options,
                   const std::string& benchmark_format, const std::vector<std::string>& header, Report& report) {
-    Runner runner(session, options, "lab" + std::to_string(report.lab));
+    int variants = 0;
+    for (const ArrayExperiment& e : experiments)
+        for (const ArrayVariant& v : e.variants) variants += selected_by_filter(qualified_name(e, v));
+    Runner runner(session, options, report.lab, variants);
     std::map<const ArrayVariant*, Outcome> outcomes;
     for (const ArrayExperiment& e : experiments)
         for (const ArrayVariant& v : e.variants) {

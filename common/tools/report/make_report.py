@@ -82,9 +82,12 @@ def save_figure(folder, stem, fig):
 
 def build(folder, doc, kinds):
     drawn = []
-    for kind, fig in figures.draw(doc, kinds):
+    made, missing = figures.draw(doc, kinds)
+    for kind, fig in made:
         stem = f"lab{doc['lab']}-{kind}"
         drawn.append((stem, save_figure(folder, stem, fig)))
+    for kind, why in missing:  # the report and the other plots are still written
+        print(f"convlab report: no lab{doc['lab']}-{kind} plot: {why}", file=sys.stderr)
     asked = questions.from_handout(KIT, doc["lab"])
     pages.write_html(os.path.join(folder, "report.html"), doc, drawn, asked)
     pages.write_markdown(os.path.join(folder, "report.md"), doc, [stem + ".png" for stem, _ in drawn], asked)
