@@ -17,7 +17,10 @@ from testkit import ROOT, Skip
 sys.path.insert(0, os.path.join(ROOT, "grading"))
 from convlab_grader import known_bad, slurm  # noqa: E402
 
-ENTRIES = ["one-thread", "hard-coded"]  # with the solution and the skeleton: two tasks of two (each task builds its kit copy)
+# With the solution and the skeleton: three tasks of two submissions, then one (each task builds its
+# kit copy). forges-classmates-results is in the first task, the one killed and resumed: resumed,
+# it runs while the others' results are there, and it looks for the state folder that holds them.
+ENTRIES = ["forges-classmates-results", "one-thread", "hard-coded"]
 
 
 def squeue(cluster, *args):
@@ -54,12 +57,12 @@ def graded_through(cluster, tmp):
     grader_tests.make_batch(0, entries, batch, True)
     outputs = os.path.join(tmp, "out")
     os.makedirs(outputs)
-    # One task at a time: the first is killed while it grades, the other waits its turn.
+    # One task at a time: the first is killed while it grades, the others wait their turn.
     submitted = grade(cluster, "--lab", "0", batch, "--slurm", "--state", state, "--partition", cluster.partition,
                       "--array-limit", "1", "--chunk", "2", "--no-wait", "--json", os.path.join(outputs, "results.json"),
                       "--gradebook", os.path.join(outputs, "book.csv"), "--reports", os.path.join(outputs, "reports"))
     assert submitted.returncode == 0, submitted.stderr[-2000:]
-    assert "slurm: sbatch --parsable --array=0,1%1" in submitted.stderr, submitted.stderr  # the line it runs
+    assert "slurm: sbatch --parsable --array=0,1,2%1" in submitted.stderr, submitted.stderr  # the line it runs
     assert oct(os.stat(state).st_mode & 0o777) == "0o700" and oct(os.stat(os.path.join(state, "session.json")).st_mode & 0o777) == "0o600"
     job = json.load(open(os.path.join(state, "jobs.json")))[0]
     running = until(lambda: squeue(cluster, "-t", "R", "-o", "%i", "-j", job), 60)
@@ -111,7 +114,7 @@ def student_job_through_slurm():
                     with open(made[2]) as f:
                         doc = json.load(f)
                     # the kit's own labs/ hold the skeleton: its check fails, and the report is kept
-                    assert doc["results"] and "exited with status 1" in log and "make report LAB=0 FROM=" in log, log
+                    assert doc["results"] and "exited with status 1" in log and f"the report (--format json) is in lab0-slurm-{job}.json" in log, log
                     assert "--gres" not in open(made[0]).read(), "lab 0 (a CPU lab) asked for a GPU"
                 finally:
                     for path in made:

@@ -161,7 +161,8 @@ case "${1:-}" in
             echo "convlab: apt-get did not install $missing" >&2
         fi
         echo "convlab: missing packages for '$purpose': $missing. Install them with:" >&2
-        echo "    $(install_command) $missing     (or: make deps)" >&2
+        # make deps installs a student machine's packages, not make test's own (Slurm, munge).
+        echo "    $(install_command) $missing$([ "$purpose" = test ] || echo '     (or: make deps)')" >&2
         echo "  On a machine without the packages, point the build at copied headers: make DEPS_INCLUDE=/path/to/include ..." >&2
         exit 1 ;;
     install)

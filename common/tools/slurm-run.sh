@@ -3,8 +3,8 @@
 # the job script slurm-labN.sbatch here (the kit's folder, which the nodes must share, as a home
 # folder is on most clusters), submits it with sbatch and says where its output will be:
 #   slurm-labN-JOB.out     what the run printed (the build, progress, errors)
-#   labN-slurm-JOB.json    the run's report (--format json): make report LAB=n FROM=that-file
-#                          draws its tables and plots on any machine
+#   labN-slurm-JOB.json    the run's report (--format json), kept whatever the check says; in the
+#                          full kit, make report LAB=n FROM=that-file draws its tables and plots
 # The cluster's settings come from the environment, so that a course can give them once:
 #   SLURM_PARTITION  --partition (default: the cluster's default partition)
 #   SLURM_GRES       --gres (default gpu:1; none for lab 0, a CPU lab; SLURM_GRES= asks for none)
@@ -51,7 +51,7 @@ here=$(pwd)
     echo "status=\$?"
     echo "if [ -s \"\$report.partial\" ]; then mv \"\$report.partial\" \"\$report\"; else rm -f \"\$report.partial\"; report=; fi"
     echo "echo \"convlab: ./lab$lab exited with status \$status (0: every check passed, 1: a check failed, 3: no GPU on this node)\""
-    echo "[ -n \"\$report\" ] && echo \"convlab: the report is in \$report: make report LAB=$lab FROM=\$report draws its tables and plots\""
+    echo "[ -n \"\$report\" ] && echo \"convlab: the report (--format json) is in \$report\""
     echo "exit \$status"
 } > "$script"
 chmod +x "$script"

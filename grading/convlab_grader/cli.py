@@ -1,5 +1,6 @@
 """grading/grade: the command line."""
 import argparse
+import collections
 import concurrent.futures
 import csv
 import os
@@ -138,7 +139,10 @@ def slurm_batch(args, lab_spec, subs, secret, log):
     log(f"slurm: building lab {args.lab}'s reference solution for the tasks (CUDA_ARCH={os.environ.get('CUDA_ARCH', 'this machine')}"
         "; the nodes' GPUs must run it: CUDA_ARCH=all builds machine code for seven architectures, and without a GPU here "
         "the build is PTX, which every node compiles for its own)")
-    build_reference_solution(args.lab)
+    try:
+        build_reference_solution(args.lab)
+    except RuntimeError as why:  # one line: the build's own output follows it
+        raise slurm.SlurmError(str(why))
     given_paths = [p for p in args.submissions if os.path.exists(p)] + ([os.path.dirname(os.path.abspath(args.roster))]
                                                                         if args.roster else [])
     slurm.create(state, args.lab, subs, secret, options, args.chunk, outputs, {k: v for k, v in given.items() if v is not None},
@@ -243,7 +247,7 @@ def main(argv=None):
     subs = submissions_from(args.submissions, args.roster, lab_spec)
     if not subs:
         raise SystemExit("grade: error: no submissions given")
-    same = sorted({name for name in (safe_name(n) for n, _ in subs) if [safe_name(n) for n, _ in subs].count(name) > 1})
+    same = sorted(name for name, count in collections.Counter(safe_name(n) for n, _ in subs).items() if count > 1)
     if same:  # each one's folders and results go by its name
         raise SystemExit(f"grade: error: two submissions are named {', '.join(same)} (alice.zip and alice.tar.gz, say): "
                          "rename one")
@@ -275,7 +279,12 @@ def main(argv=None):
     if args.roster:
         hidden.append(os.path.dirname(os.path.abspath(args.roster)))
     isolation = sandbox.Isolation(hidden, args.uid_base)
-    session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log, gpus)
+    try:
+        session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log, gpus)
+    except RuntimeError as why:  # the reference does not build, say: its message, not a traceback
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+        raise SystemExit(f"grade: error: {why}")
     for note in session.notes:
         log(f"note: {note}")
     log(f"lab {args.lab}: {len(subs)} submission(s), {session.case_count} hidden cases each" +

@@ -131,13 +131,8 @@ class GpuPool:
                     gpu.used += 1
                     break
                 self._changed.wait()
-        try:
-            with self._holding(gpu):
-                yield gpu
-        finally:
-            with self._changed:
-                gpu.used -= 1
-                self._changed.notify_all()
+        with self._holding(gpu, release=lambda: setattr(gpu, "used", gpu.used - 1)):
+            yield gpu
 
     @contextlib.contextmanager
     def whole(self):
@@ -153,23 +148,22 @@ class GpuPool:
                 self._changed.wait()
             while gpu.used:
                 self._changed.wait()
-        try:
-            with self._holding(gpu):
-                yield gpu
-        finally:
-            with self._changed:
-                gpu.whole = False
-                self._changed.notify_all()
+        with self._holding(gpu, release=lambda: setattr(gpu, "whole", False)):
+            yield gpu
 
-    @staticmethod
     @contextlib.contextmanager
-    def _holding(gpu):
+    def _holding(self, gpu, release):
+        """This thread's lease on `gpu` while the run lasts; then `release` (under the pool's lock)
+        gives back what the lease took, and the waiting runs are told."""
         before = getattr(_held, "gpu", None)
         _held.gpu = gpu
         try:
             yield
         finally:
             _held.gpu = before
+            with self._changed:
+                release()
+                self._changed.notify_all()
 
 
 def held():
