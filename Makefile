@@ -90,6 +90,8 @@ ifeq ($(filter clean help,$(MAKECMDGOALS)),)
 endif
 
 objects = $(patsubst %,build/obj/%.o,$(basename $(1)))
+# The graded build's objects of the same files: a .cl file's holds its text (build/obj/embedded/).
+graded_objects = $(call objects,$(filter-out %.cl,$(1))) $(patsubst %.cl,build/obj/embedded/%.o,$(filter %.cl,$(1)))
 
 # ---- the harness library --------------------------------------------------------------------
 # The objects that compute a CPU reference (and the check that computes one band by band). The
@@ -101,7 +103,10 @@ WITHHELD_SRC := common/core/reference.cpp common/families/pipelines/canny.cpp co
                 common/families/strips/banded_check.cpp
 WITHHELD_ALIASES := build/gen/withheld_reference_aliases.cpp
 # common/'s folders (common/README.md); tools/ and bench/ build programs of their own.
-COMMON_SRC := $(filter-out common/grading/withheld_reference.cpp common/tools/% common/bench/%,\
+# The OpenCL back end (common/families/filters/cl_device.hpp) is built only into the labs whose
+# manifest's libraries name OpenCL, so a machine without OpenCL's headers builds every other lab.
+OPENCL_SRC := common/families/filters/cl_device.cpp
+COMMON_SRC := $(filter-out common/grading/withheld_reference.cpp common/tools/% common/bench/% $(OPENCL_SRC),\
                 $(wildcard common/*/*.cpp common/*/*.cu common/families/*/*.cpp common/families/*/*.cu))
 COMMON_LIB := build/libconvlab.a
 GRADED_LIB := build/libconvlab-graded.a
@@ -132,6 +137,21 @@ build/obj/%.o: %.cu $(CONFIG_STAMP) | deps-build
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
+# An OpenCL lab's kernels (.cl) are read by the program at run time (an edit needs no rebuild):
+# the object of a .cl file only records where the file is (cl_device.hpp, ClSourceRegistration).
+build/obj/%.o: $(CONFIG_STAMP) common/tools/cl-source.sh | %.cl deps-opencl
+	@mkdir -p $(@D)
+	@common/tools/cl-source.sh path $*.cl > $(@:.o=.cl.cpp)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $(@:.o=.cl.cpp) -o $@
+# The graded build holds the .cl's text instead (graded_objects): the grader builds a submission
+# in a copy of a template it built first, and the program must run the submission's file, the
+# one it was built from, not whatever a recorded path or CONVLAB_CL_DIR names when it runs.
+build/obj/embedded/%.o: %.cl $(CONFIG_STAMP) common/tools/cl-source.sh | deps-opencl
+	@mkdir -p $(@D)
+	@common/tools/cl-source.sh embed $< > $(@:.o=.cl.cpp)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $(@:.o=.cl.cpp) -o $@
+$(call objects,$(OPENCL_SRC)): | deps-opencl
+
 # ---- labs: each lab is labs/labN/manifest (its title, student files, files of earlier labs it
 # ---- links, extra libraries, its kind of input), its fixed driver (every other .cpp and .cu of
 # ---- labs/labN/: main.cpp, and any given kernels), its student files, and solutions/labN/ with
@@ -157,18 +177,20 @@ build/gen/lab$(1)/manifest.hpp: labs/lab$(1)/manifest common/tools/manifest.sh
 	@mkdir -p $$(@D)
 	@common/tools/manifest.sh header $(1) > $$@.partial && mv $$@.partial $$@
 build/obj/labs/lab$(1)/main.o: build/gen/lab$(1)/manifest.hpp
-$$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution) $$(lab$(1)_expert)): | $$(if $$(lab$(1)_libraries),deps-bench)
+# A lab whose libraries name OpenCL links the kit's OpenCL back end.
+lab$(1)_opencl := $$(if $$(filter OpenCL,$$(lab$(1)_libraries)),$$(call objects,$(OPENCL_SRC)))
+$$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution) $$(lab$(1)_expert)) $$(call graded_objects,$$(lab$(1)_student)): | $$(if $$(filter-out OpenCL,$$(lab$(1)_libraries)),deps-bench) $$(if $$(lab$(1)_opencl),deps-opencl)
 build/bin/lab$(1)-%: EXTRA_LDLIBS := $$(addprefix -l,$$(lab$(1)_libraries))
-build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $(COMMON_LIB)
+build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $$(lab$(1)_opencl) $(COMMON_LIB)
 	@common/tools/refuse-reference-calls.sh $$(call objects,$$(lab$(1)_student))
 	$$(link)
 # The reference solution's program also holds the lab's expert tier (solutions/labN/expert/:
 # tuned variants reported beside the design's, common/runner/expert_tier.hpp); no other build does.
-build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_solution) $$(lab$(1)_expert)) $(COMMON_LIB)
+build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_solution) $$(lab$(1)_expert)) $$(lab$(1)_opencl) $(COMMON_LIB)
 	$$(link)
 # What the grader builds and runs: the student build without any CPU reference (WITHHELD_SRC).
-build/bin/lab$(1)-graded: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) build/obj/gen/withheld_reference_aliases.o $(GRADED_LIB)
-	@common/tools/refuse-reference-calls.sh $$(call objects,$$(lab$(1)_student))
+build/bin/lab$(1)-graded: $$(call graded_objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $$(lab$(1)_opencl) build/obj/gen/withheld_reference_aliases.o $(GRADED_LIB)
+	@common/tools/refuse-reference-calls.sh $$(call graded_objects,$$(lab$(1)_student))
 	$$(link)
 	@common/tools/withhold-reference.sh verify $$@ $(call objects,$(WITHHELD_SRC)) || { rm -f $$@; exit 1; }
 lab$(1): build/bin/lab$(1)-$(FLAVOUR) $(FLAVOUR_STAMP)
@@ -212,7 +234,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu slurm-run \
+.PHONY: help all deps deps-build deps-test deps-bench deps-opencl deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu slurm-run \
         debug sass sanitize profile
 
 help:
@@ -256,6 +278,9 @@ deps-test:
 
 deps-bench:
 	@common/tools/deps.sh check bench
+
+deps-opencl:
+	@common/tools/deps.sh check opencl
 
 deps-report:
 	@REPORT_PYTHON="$(REPORT_PYTHON)" common/tools/deps.sh check report

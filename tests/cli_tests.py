@@ -449,6 +449,25 @@ def missing_header_is_a_clear_message():
 def doctor_runs():
     status, out, err = run(["make", "--no-print-directory", "doctor"])
     assert "convlab doctor" in out and "CUDA toolkit" in out and "stb_image" in out, out + err
+    # NVIDIA's OpenCL library installed without a vendor file (a stand-in ldconfig lists it): the
+    # doctor says the labs register it, and how to for every program; listed, it says nothing more.
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "ldconfig"), "w") as f:
+            f.write("#!/bin/sh\nprintf '\\tlibOpenCL.so.1 (libc6,x86-64) => /usr/lib/libOpenCL.so.1\\n"
+                    "\\tlibOpenCL.so (libc6,x86-64) => /usr/lib/libOpenCL.so\\n"
+                    "\\tlibnvidia-opencl.so.1 (libc6,x86-64) => /usr/lib/libnvidia-opencl.so.1\\n'\n")
+        os.chmod(os.path.join(tmp, "ldconfig"), 0o755)
+        vendors = os.path.join(tmp, "vendors")
+        os.makedirs(vendors)
+        with open(os.path.join(vendors, "pocl.icd"), "w") as f:
+            f.write("libpocl.so.2\n")
+        env = {"PATH": tmp + os.pathsep + os.environ["PATH"], "OPENCL_VENDORS_DIR": vendors}
+        _, out, err = run(["make", "--no-print-directory", "doctor"], env=env)
+        assert "labs 11 and 12 register it for you" in out and f"sudo tee {vendors}/nvidia.icd" in out, out + err
+        with open(os.path.join(vendors, "nvidia.icd"), "w") as f:
+            f.write("libnvidia-opencl.so.1\n")
+        _, out, err = run(["make", "--no-print-directory", "doctor"], env=env)
+        assert "NVIDIA OpenCL" not in out and "libnvidia-opencl.so.1" in out, out + err  # listed among the vendor files
 
 
 def run_with_stderr_on_a_terminal(args, env=None):

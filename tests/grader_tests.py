@@ -17,9 +17,10 @@ import time
 import zipfile
 
 from testkit import ROOT, Skip, make
+from testkit import lab as lab_program
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import cases, gpu_pool, known_bad, performance, report, reports, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import cases, gpu_pool, known_bad, manifest, performance, report, reports, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -1156,10 +1157,26 @@ def register(results):
     results.run("grader: a known-bad verdict names each expectation its result misses", known_bad_verdicts_can_fail)
     results.run("grader: a noisy machine excuses only the reference's own performance points", noise_excuses_only_performance)
     results.run("grader: lab 0 batch: solution full marks, skeleton none, every known-bad as described", grade_batch, 0)
+    for lab in opencl_labs():
+        results.run(f"grader: lab {lab} batch on an OpenCL device (PoCL where there is no GPU): solution full marks, skeleton none, "
+                    "every known-bad as described", grade_opencl_batch, lab)
     results.run("grader: --leaderboard ranks full correctness only, fastest first, under aliases each report gives",
                 leaderboard_ranks_full_correctness_under_aliases)
     results.run("grader: the self-test spread over GPUs (--gpus): the GPUs named, the batches cut, each piece graded once by one "
                 "of the workers, a failure recorded", spreading_over_gpus)
+
+
+def opencl_labs():
+    """The labs whose kernels are OpenCL (their manifest links OpenCL) with known-bad submissions:
+    their batches run on any OpenCL device, PoCL's on the CPU included, so make test grades them."""
+    return [lab for lab in manifest.labs() if known_bad.load(lab) and "OpenCL" in manifest.load(lab)["libraries"]]
+
+
+def grade_opencl_batch(lab):
+    status, out, err = lab_program(f"lab{lab}-solution", "--cl-list")
+    if status != 0:
+        raise Skip(f"no OpenCL device here: {(err or out).strip()[:200]}")
+    grade_batch(lab)
 
 
 def gpu_labs():

@@ -55,7 +55,7 @@ def readme_table_matches_manifests():
     for cells in rows:
         lab, status, you_write = cells[0].strip(), cells[2].strip(), cells[3]
         if status == "ready":
-            ready[int(lab)] = [os.path.basename(name) for name in re.findall(r"`([^`]+\.(?:cu|cpp))`", you_write.split(":")[0])]
+            ready[int(lab)] = [os.path.basename(name) for name in re.findall(r"`([^`]+\.(?:cu|cpp|cl))`", you_write.split(":")[0])]
     assert sorted(ready) == manifest.labs(), f"ready in README: {sorted(ready)}, manifests: {manifest.labs()}"
     for lab, names in ready.items():
         expected = [os.path.basename(f) for f in manifest.load(lab)["student"]]

@@ -18,6 +18,9 @@ int guarded_main(const std::string& program, const std::string& smaller_input, c
     } catch (const CudaError& e) {
         std::cerr << program << ": CUDA error: " << e.what() << "\n";
         return kExitCudaError;
+    } catch (const DeviceError& e) {  // another back end's (OpenCL's): its message names the API
+        std::cerr << program << ": " << e.what() << "\n";
+        return kExitCudaError;
     } catch (const ReferenceWithheld& e) {
         std::cerr << program << ": " << e.what() << ": run it with --raw-out DIR, and check the results with the reference build's "
                   << "--compare\n";

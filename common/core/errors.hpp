@@ -18,9 +18,14 @@ struct NotImplemented : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// A CUDA call that failed. The message names the call, the file and the line (see cuda_check.cuh).
-struct CudaError : std::runtime_error {
+// A call of a device back end's API that failed (CUDA or OpenCL): exit status 4.
+struct DeviceError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// A CUDA call that failed. The message names the call, the file and the line (see cuda_check.cuh).
+struct CudaError : DeviceError {
+    using DeviceError::DeviceError;
 };
 
 // A variant this GPU cannot run as configured (e.g. more shared memory than a block may have).

@@ -9,7 +9,7 @@ enum ExitStatus : int {
     kExitCheckFailed = 1, // at least one variant failed its check or is not implemented yet
     kExitBadInput = 2,    // bad option, image, mask or output folder: nothing was run or written
     kExitNoGpu = 3,       // no usable CUDA device: the CPU part ran and passed, the GPU part was skipped
-    kExitCudaError = 4,   // a CUDA call failed during the run (the message names the call, file and line)
+    kExitCudaError = 4,   // a CUDA (or OpenCL) call failed during the run (the message names the call, file and line)
     kExitNoReference = 5, // the grader's build of a submission reached for a CPU reference it does not hold
 };
 

@@ -18,9 +18,16 @@ struct DeviceInfo {
     int driver_version = 0;       // CUDA version the driver supports, e.g. 13000 for 13.0
     std::string driver_release;   // the NVIDIA driver's own version, e.g. "580.159.04", or empty
     int runtime_version = 0;
-    int fp32_lanes_per_sm = 0;    // FP32 FMA units per multiprocessor, from the architecture
+    int fp32_lanes_per_sm = 0;    // FP32 FMA units per multiprocessor, from the architecture; 0: unknown
+    // The API the variants run through: "CUDA", or "OpenCL" (families/filters/cl_device.hpp), whose
+    // device is named with its platform and version; multiprocessors are then its compute units,
+    // the SM clock its maximum clock, the L2 its global memory cache, and driver_release its
+    // driver's version (the CUDA versions stay 0).
+    std::string api = "CUDA";
+    std::string platform;        // OpenCL: the platform's name and version
+    std::string device_version;  // OpenCL: "OpenCL 3.0 ..." as the device reports it
 
-    std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
+    std::string arch() const { return cc_major ? "sm_" + std::to_string(cc_major) + std::to_string(cc_minor) : ""; }
     // Lanes x 2 flops (one FMA) x multiprocessors x peak clock.
     double fp32_peak_gflops() const { return 2.0 * fp32_lanes_per_sm * multiprocessors * sm_clock_mhz * 1e-3; }
 };

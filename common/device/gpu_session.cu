@@ -131,10 +131,10 @@ struct GpuSession::Impl {
     double measure_copy_bandwidth() {
         size_t free_bytes = 0, total = 0;
         CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-        const size_t bytes = std::min<size_t>(size_t(1) << 30, free_bytes / 4) & ~size_t(255);
+        const size_t bytes = CopyBandwidthBasis::bytes(free_bytes);
         DeviceBuffer<uint8_t> a(bytes), b(bytes);
         CUDA_CHECK(cudaMemset(a.get(), 1, bytes));
-        const double ms = median_event_ms(2, 9, [&] {
+        const double ms = median_event_ms(CopyBandwidthBasis::kWarmup, CopyBandwidthBasis::kReps, [&] {
             CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice));
         });
         return 2.0 * double(bytes) / (ms * 1e-3) * 1e-9;

@@ -83,7 +83,7 @@ void derive_figures(Report& report) {
         r.gb_per_s = r.model.bytes_per_value * values / seconds * 1e-9;
         if (flops > 0) r.gflop_per_s = flops / seconds * 1e-9;
         if (r.kind == "gpu" && report.copy_bandwidth_gbs) r.pct_copy_bandwidth = 100.0 * *r.gb_per_s / *report.copy_bandwidth_gbs;
-        if (r.kind == "gpu" && report.device && r.gflop_per_s) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
+        if (r.kind == "gpu" && report.device && report.device->fp32_peak_gflops() > 0 && r.gflop_per_s) r.pct_fp32_peak = 100.0 * *r.gflop_per_s / report.device->fp32_peak_gflops();
         const VariantResult* omp = r.kind == "reference" ? nullptr : reference_of(r);
         if (omp) r.speedup_vs_omp = omp->time->median_ms / r.time->median_ms;
         const VariantResult* b = r.kind == "reference" ? nullptr : baseline_of(r);  // the reference has "vs omp" instead
@@ -100,6 +100,10 @@ void derive_figures(Report& report) {
 }
 
 std::string describe_gpu(const DeviceInfo& d) {
+    if (d.api != "CUDA")
+        return d.api + ": " + d.name + " on " + d.platform + " (" + d.device_version + ", " + std::to_string(d.multiprocessors) +
+               " compute units, clock " + format_fixed(d.sm_clock_mhz, 0) + " MHz, " + format_fixed(d.memory_bytes / 1073741824.0, 0) +
+               " GiB); driver " + d.driver_release;
     auto cuda_version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
     return d.name + " (" + d.arch() + ", " + std::to_string(d.multiprocessors) + " SMs, SM clock " +
            format_fixed(d.sm_clock_mhz, 0) + " MHz, memory clock " + format_fixed(d.memory_clock_mhz, 0) + " MHz, " +
@@ -110,7 +114,12 @@ std::string describe_gpu(const DeviceInfo& d) {
 }
 
 std::string describe_ceilings(const DeviceInfo& d, double copy_gbs) {
-    return "copy " + format_fixed(copy_gbs, 0) + " GB/s (measured, device to device, read+write); FP32 peak " +
+    // 0: not measured (ImageDevice::copy_bandwidth_gbs), rather than a ceiling of nothing.
+    const std::string copy = copy_gbs > 0 ? "copy " + format_fixed(copy_gbs, 0) + " GB/s (measured, device to device, read+write)"
+                                          : "copy bandwidth not measured (a --check-only run times nothing)";
+    if (d.fp32_peak_gflops() <= 0)
+        return copy + "; FP32 peak unknown (" + d.api + " does not say how many FP32 lanes a compute unit has)";
+    return copy + "; FP32 peak " +
            format_fixed(d.fp32_peak_gflops(), 0) + " GFLOP/s (" + std::to_string(d.multiprocessors) + " SMs x " +
            std::to_string(d.fp32_lanes_per_sm) + " lanes x 2 x " + format_fixed(d.sm_clock_mhz, 0) + " MHz)";
 }
@@ -266,7 +275,8 @@ std::vector<std::string> header_lines(const Report& report) {
     else
         lines.push_back("Timing   " +
                         (report.has_gpu_part ? "median of " + std::to_string(report.reps) + " GPU reps after " +
-                                                   std::to_string(report.warmup) + " warm-ups (CUDA events" +
+                                                   std::to_string(report.warmup) + " warm-ups (" +
+                                                   (report.device && report.device->api == "OpenCL" ? "OpenCL profiling events" : "CUDA events") +
                                                    (report.flush_l2 ? ", L2 flushed before each" : ", L2 not flushed") + "), "
                                              : std::string("median of ")) +
                         std::to_string(report.cpu_reps) + " CPU reps; " + std::to_string(report.cpu_cores) +
@@ -374,7 +384,7 @@ std::string render_json(const Report& report) {
     json device = nullptr;
     if (report.device) {
         const DeviceInfo& d = *report.device;
-        device = {{"name", d.name}, {"arch", d.arch()}, {"multiprocessors", d.multiprocessors}, {"sm_clock_mhz", d.sm_clock_mhz},
+        device = {{"name", d.name}, {"api", d.api}, {"platform", d.platform}, {"device_version", d.device_version}, {"arch", d.arch()}, {"multiprocessors", d.multiprocessors}, {"sm_clock_mhz", d.sm_clock_mhz},
                   {"memory_clock_mhz", d.memory_clock_mhz}, {"memory_bus_bits", d.memory_bus_bits}, {"l2_bytes", d.l2_bytes},
                   {"memory_bytes", d.memory_bytes}, {"driver_version", d.driver_version}, {"driver_release", d.driver_release}, {"runtime_version", d.runtime_version},
                   {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}, {"fp32_peak_gflops", d.fp32_peak_gflops()},

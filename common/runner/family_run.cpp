@@ -15,7 +15,7 @@ namespace convlab {
 int FamilyRun::run(const std::string& source) {
     const bool gpu_first = needs_gpu_before_header();
     if (gpu_first) {
-        const std::string reason = gpu_unavailable_reason();
+        const std::string reason = gpu_unavailable();
         if (!reason.empty()) {
             std::cerr << no_gpu_line(reason);
             return kExitNoGpu;
@@ -24,7 +24,7 @@ int FamilyRun::run(const std::string& source) {
     fill_header(source);
     if (const std::optional<int> status = run_own_mode()) return *status;
     if (!run_options_.compare_file.empty()) return compare_raw_results();
-    const std::string reason = has_gpu_part() && !gpu_first ? gpu_unavailable_reason() : "";  // gpu_first: found already
+    const std::string reason = has_gpu_part() && !gpu_first ? gpu_unavailable() : "";  // gpu_first: found already
     report_.gpu_skipped = reason;
     if (run_options_.timed_by >= 0 || run_options_.timer_of >= 0) return run_peer(reason);
     run_variants(reason);
@@ -38,6 +38,8 @@ int FamilyRun::run(const std::string& source) {
         out->save_text("report.json", render(report_, Format::Json));
     return exit_status(cuda_failed_, gpu_skipped);
 }
+
+std::string FamilyRun::gpu_unavailable() const { return gpu_unavailable_reason(); }
 
 std::string FamilyRun::no_gpu_line(const std::string& reason) const { return gpu_skipped_line(lab_, reason, false); }
 

@@ -54,6 +54,9 @@ class FamilyRun {
     virtual bool needs_gpu_before_header() const { return false; }
     // That lab's one line (with its newline) when there is no GPU; by default gpu_skipped_line's.
     virtual std::string no_gpu_line(const std::string& reason) const;
+    // Empty when the lab's GPU variants can run; else why not. gpu_unavailable_reason()'s (CUDA)
+    // unless the lab's variants run on another back end (DeviceBackend, runner/lab.hpp).
+    virtual std::string gpu_unavailable() const;
     // Whether the lab has GPU variants at all (lab 0 has none: no GPU is looked for).
     virtual bool has_gpu_part() const { return true; }
     // Whether this run selected any GPU variant: only then is a missing GPU a skip.

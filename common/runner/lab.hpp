@@ -4,6 +4,8 @@
 // filter_lab.hpp); the pipelines and the strips derive their command line from it.
 #pragma once
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,28 @@
 #include "common/report/report.hpp"
 
 namespace convlab {
+
+class ImageDevice;
+struct Options;
+
+// A device back end other than CUDA for a lab's GPU variants (OpenCL's: families/filters/
+// cl_device.hpp). The harness runs, checks and times those variants as any other (the same
+// poison, check, timing plan and report) on the ImageDevice it opens; a lab without one uses CUDA
+// (GpuSession). Its variants' launches reach the opened device through the back end itself.
+class DeviceBackend {
+  public:
+    virtual ~DeviceBackend() = default;
+    // The API's name ("OpenCL"), for the messages that say what it cannot do.
+    virtual std::string api() const = 0;
+    // Empty when the options' device can be used; otherwise why not, in a few words (the run
+    // then says so in one line and exits kExitNoGpu, as a CUDA lab without a GPU does).
+    // InputError when the options name a device that is not there.
+    virtual std::string unavailable_reason(const Options& options) const = 0;
+    // The device the options chose, open; the back end's variants launch on it while it lives.
+    virtual std::unique_ptr<ImageDevice> open(const Options& options) const = 0;
+    // A mode of the back end's own (OpenCL's --cl-list): its exit status, or nothing.
+    virtual std::optional<int> run_own_mode(const Options& options) const = 0;
+};
 
 // The host-side problem every variant computes.
 struct Problem {
@@ -98,6 +122,8 @@ struct LabSpec {
     // from its times and the problem it ran; the report's tables grow a column for each, and no
     // renderer or other lab changes.
     std::function<void(VariantResult& row, const Problem& problem)> own_figures;
+    // The GPU variants' device back end when it is not CUDA (DeviceBackend above).
+    std::shared_ptr<const DeviceBackend> device;
 };
 
 // A spec with the number, title and student files the lab's manifest gives (its driver includes

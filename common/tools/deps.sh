@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What convlab needs from Debian/Ubuntu packages, checked or installed.
-#   deps.sh check build|test|bench|report   exit 0 when present; otherwise install what is missing when
+#   deps.sh check build|test|bench|opencl|report
+#                                    exit 0 when present; otherwise install what is missing when
 #                                    this user can (root, or passwordless sudo), saying so in one
 #                                    line, or print the exact command and exit 1
 #   deps.sh install                  apt-get install everything (as root or with passwordless sudo);
@@ -15,13 +16,17 @@ GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
 # The python3 that draws make report's plots: Debian's matplotlib is the system python3's.
 REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
 
+# The OpenCL labs (common/families/filters/cl_device.hpp): Khronos's headers, the ICD loader that
+# libOpenCL is, and PoCL, an OpenCL device on the CPU, so that they run on a machine with no GPU
+# (make test runs them there) and on one whose vendor registered no ICD file.
+OPENCL_PACKAGES="opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo"
 # What a student's machine needs (make deps). make test needs slurm-wlm and munge too (it starts a
 # private Slurm cluster, tests/slurm_cluster.py), which `check test` installs when they are missing.
 # Their install scripts ask invoke-rc.d to start the system's munged, slurmctld and slurmd: without
 # systemd or a runlevel (a container, a CI machine) it starts nothing and succeeds; under sysvinit
 # the Slurm daemons' scripts do nothing without /etc/slurm/slurm.conf, and munged starts on the
 # system's key, which the tests never use. Either way apt-get succeeds and nothing is stopped.
-ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib"
+ALL_PACKAGES="g++ make python3 libstb-dev nlohmann-json3-dev libcxxopts-dev libgtest-dev libbenchmark-dev python3-matplotlib $OPENCL_PACKAGES"
 
 # has_library NAME: a static or shared library the linker will find.
 has_library() {
@@ -30,6 +35,16 @@ has_library() {
         [ -e "$dir/lib$1.a" ] || [ -e "$dir/lib$1.so" ] && return 0
     done
     return 1
+}
+
+# missing_opencl: the OpenCL headers and loader an OpenCL lab builds with, and PoCL, the device
+# make test runs it on (a build alone needs no device: without one the lab says it skipped).
+missing_opencl() {
+    [ -f /usr/include/CL/cl.h ] || echo opencl-headers
+    has_library OpenCL || echo ocl-icd-opencl-dev
+    [ "${1:-}" = device ] || return 0
+    [ -f /etc/OpenCL/vendors/pocl.icd ] || echo pocl-opencl-icd
+    command -v clinfo >/dev/null || echo clinfo
 }
 
 has_matplotlib() { "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; }
@@ -59,12 +74,15 @@ missing_for() {
             [ -f "$GTEST_INCLUDE/gtest/gtest.h" ] && has_library gtest || echo libgtest-dev
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev
             has_matplotlib || echo python3-matplotlib  # the report tests draw plots
+            missing_opencl device  # the OpenCL labs' tests run on PoCL and count as passed
             # A private single-node Slurm cluster for the grader's --slurm test (slurm-wlm brings
             # slurmctld, slurmd and slurm-client, which holds sbatch, squeue, scancel and sinfo).
             for program in slurmctld slurmd sbatch squeue scancel sinfo; do
                 has_program "$program" || { echo slurm-wlm; break; }
             done
             has_program munged || echo munge ;;
+        opencl)  # building an OpenCL lab (its manifest's libraries name OpenCL)
+            missing_opencl ;;
         bench)
             [ -f /usr/include/benchmark/benchmark.h ] && has_library benchmark || echo libbenchmark-dev ;;
     esac
@@ -157,6 +175,6 @@ case "${1:-}" in
         check_nvcc || exit 1
         echo "convlab: dependencies installed" ;;
     *)
-        echo "usage: $0 check build|test|bench | install" >&2
+        echo "usage: $0 check build|test|bench|opencl | install" >&2
         exit 2 ;;
 esac

@@ -38,6 +38,21 @@ else bad "matplotlib (report)" "sudo apt-get install python3-matplotlib   (make 
 if command -v compute-sanitizer >/dev/null; then ok "compute-sanitizer" "$(command -v compute-sanitizer)"
 else ok "compute-sanitizer" "not found (optional: the GPU suite skips its sanitizer tests)"; fi
 
+# OpenCL (labs 11 and 12): the ICD loader, the vendor files it reads, and NVIDIA's library when the
+# driver was installed without its vendor file (the labs then register it for their user:
+# common/families/filters/cl_vendors.hpp).
+vendors=${OPENCL_VENDORS_DIR:-/etc/OpenCL/vendors}  # the loader's folder (a test gives another)
+if ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b'; then
+    listed=$(cat "$vendors"/*.icd 2>/dev/null | tr '\n' ' ')
+    ok "OpenCL loader" "libOpenCL.so; vendor files: ${listed:-none} (${OCL_ICD_VENDORS:-$vendors})"
+    if ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1' && ! grep -qs libnvidia-opencl "$vendors"/*.icd; then
+        ok "NVIDIA OpenCL" "libnvidia-opencl.so.1 is installed without a vendor file: labs 11 and 12 register it for you (OCL_ICD_VENDORS, a folder under ~/.cache/convlab); for every program: echo libnvidia-opencl.so.1 | sudo tee $vendors/nvidia.icd"
+    fi
+    [ -z "$listed" ] && ok "OpenCL device" "no vendor file: PoCL runs labs 11 and 12 on the CPU (sudo apt-get install pocl-opencl-icd)"
+else
+    ok "OpenCL loader" "not found (labs 11 and 12: sudo apt-get install ocl-icd-opencl-dev pocl-opencl-icd)"
+fi
+
 echo
 if [ "$problems" -eq 0 ]; then echo "everything convlab needs is here"; else echo "$problems missing: 'make deps' installs the packages"; fi
 exit $((problems > 0))

@@ -84,6 +84,14 @@ class LabRun : public FamilyRun {
     }
 
     bool has_gpu_part() const override { return !spec_.gpu.empty(); }
+    // A lab whose variants run on another back end (OpenCL) asks it for its device, and may have
+    // a mode of its own (--cl-list).
+    std::string gpu_unavailable() const override {
+        return spec_.device ? spec_.device->unavailable_reason(options_) : FamilyRun::gpu_unavailable();
+    }
+    std::optional<int> run_own_mode() override {
+        return spec_.device ? spec_.device->run_own_mode(options_) : std::nullopt;
+    }
     bool gpu_variants_selected() const override {
         return std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [&](const GpuVariant& v) { return options_.selects(v.name); });
     }
@@ -109,7 +117,8 @@ class LabRun : public FamilyRun {
                 if (!options_.selects(v.name)) continue;
                 progress.step(v.name + ", " + mask.spec);
                 if (!report_.gpu_skipped.empty()) skip(c, v, "skipped: " + report_.gpu_skipped);
-                else if (!session_->healthy()) skip(c, v, "skipped: an earlier CUDA error ended the GPU part");
+                else if (!session_->healthy()) skip(c, v, "skipped: an earlier " + session_->info().api + " error ended the GPU part");
+                else if (const std::string why = refused_by_backend(v); !why.empty()) skip(c, v, "skipped: " + why);
                 else run_gpu_variant(c, v);
             }
             if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
@@ -126,10 +135,28 @@ class LabRun : public FamilyRun {
         derive_figures(report_);
     }
 
+    // A back end other than CUDA (LabSpec::device) runs a variant's launch only: an end-to-end
+    // function is the variant's own CUDA host code and the transfers' copies are the harness's
+    // CUDA calls, neither of which has a device there (or may find a CUDA one that is not the
+    // back end's). Empty when v can run.
+    std::string refused_by_backend(const GpuVariant& v) const {
+        if (!spec_.device) return "";
+        const std::string by = "the " + spec_.device->api() + " back end runs a variant's kernels only; ";
+        if (v.end_to_end) return by + v.name + " has an end-to-end part (CUDA host code: allocate, copy, launch, copy back)";
+        if (spec_.transfers) return by + "this lab times transfers (LabSpec::transfers: the harness's CUDA copies around the kernels)";
+        return "";
+    }
+
     void open_gpu() {
-        session_ = std::make_unique<GpuSession>();
+        if (spec_.device) {
+            session_ = spec_.device->open(options_);
+        } else {
+            auto cuda = std::make_unique<GpuSession>();
+            cuda_ = cuda.get();
+            session_ = std::move(cuda);
+        }
         report_.device = session_->info();
-        report_.copy_bandwidth_gbs = session_->copy_bandwidth_gbs();
+        if (const double gbs = session_->copy_bandwidth_gbs(); gbs > 0) report_.copy_bandwidth_gbs = gbs;
         const bool any_end_to_end =
             std::any_of(spec_.gpu.begin(), spec_.gpu.end(), [](const GpuVariant& v) { return bool(v.end_to_end); });
         int max_k = 0;
@@ -138,7 +165,7 @@ class LabRun : public FamilyRun {
                                      size_t(max_k) * max_k * sizeof(float);
         session_->load_image(image_, options_.border, max_k, any_end_to_end || spec_.transfers ? problem_bytes : 0,
                              spec_.float_intermediate);
-        if (spec_.transfers) report_.transfers = measure_transfer_bandwidth(image_.elements());
+        if (spec_.transfers && !spec_.device) report_.transfers = measure_transfer_bandwidth(image_.elements());  // CUDA's copies
     }
 
     // A row of the case, with its work model for the derived figures and its tolerance.
@@ -341,7 +368,7 @@ class LabRun : public FamilyRun {
                 try {
                     r.time = session_->time([&] { v.launch(args); }, timing_plan(), true, fresh, spot_check_run);
                     session_->fetch_output(out.data());
-                } catch (const CudaError&) {
+                } catch (const DeviceError&) {
                     restore_input();
                     throw;
                 }
@@ -351,7 +378,7 @@ class LabRun : public FamilyRun {
             if (on_gpu) write_raw(c, v.name, out, timed ? &record : nullptr);
             if (ended_well(r) && v.end_to_end) run_end_to_end(c, v, r);
             if (r.status == "pass" && spec_.transfers) time_transfers(c, v, r);
-        } catch (const CudaError& e) {
+        } catch (const DeviceError& e) {  // CUDA's or the lab's back end's (LabSpec::device)
             r.status = "error";
             r.message = e.what();
             cuda_failed_ = cuda_failed_ || !session_->healthy();
@@ -417,18 +444,18 @@ class LabRun : public FamilyRun {
 
     // --timed-by: the grader's timer runs this program's variants on its own buffers (peer_worker.hpp).
     int serve_timer(PeerLink& link) override {
-        open_gpu();
-        ImagePeerServer server(*session_, spec_, options_.masks.front());
-        return serve_peer_timer(link, *session_, server);
+        GpuSession& session = open_cuda_for_peer_timing();
+        ImagePeerServer server(session, spec_, options_.masks.front());
+        return serve_peer_timer(link, session, server);
     }
 
     // --timer-of: times another process's GPU variants (peer_timer.hpp) and reports them; runs none itself.
     void time_peer(PeerLink& link) override {
-        open_gpu();
+        GpuSession& session = open_cuda_for_peer_timing();
         const Mask& mask = options_.masks.front();
-        session_->load_mask(mask);
+        session.load_mask(mask);
         const Case c{mask, Problem{image_, mask, options_.border}, {}};
-        ImagePeerTarget target(*session_, spec_, image_, mask, options_.border);
+        ImagePeerTarget target(session, spec_, image_, mask, options_.border);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const GpuVariant& v : spec_.gpu) {
             if (v.expert ? !options_.names(v.name) : !options_.selects(v.name)) continue;  // run_options.hpp
@@ -437,6 +464,15 @@ class LabRun : public FamilyRun {
             report_.results.push_back(r);
         }
         timer.finish();
+    }
+
+    // Peer timing shares CUDA device memory between the two processes (peer_timer.hpp): CUDA's alone.
+    GpuSession& open_cuda_for_peer_timing() {
+        if (spec_.device)
+            throw InputError("peer timing (--timed-by, --timer-of) shares CUDA device memory; this lab's variants run on "
+                             "another back end; accepted: a run without them");
+        open_gpu();
+        return *cuda_;
     }
 
     // --compare: the grader's trusted check of results another process wrote (raw_check.hpp).
@@ -516,7 +552,8 @@ class LabRun : public FamilyRun {
     const Options& options_;
     const Image& image_;
     const OutputFolder& out_;
-    std::unique_ptr<GpuSession> session_;
+    std::unique_ptr<ImageDevice> session_;  // CUDA's GpuSession, or the lab's back end's (LabSpec::device)
+    GpuSession* cuda_ = nullptr;             // session_ when it is CUDA's (peer timing needs it)
     std::unique_ptr<HostProblem> host_problems_[2];  // LabSpec::transfers: pageable [0] and pinned [1], made once
     std::vector<std::pair<std::string, std::vector<float>>> references_;
     std::vector<Picture> pictures_;

@@ -1,0 +1,32 @@
+// convlab lab 11 driver — do not edit. Your work is in conv2d_naive.cl.
+// Lab 1's naive kernel in OpenCL: the same variants, run through the kit's OpenCL back end
+// (common/families/filters/cl_device.hpp) on a GPU's OpenCL driver, or on the CPU through PoCL
+// on a machine without a GPU. The host side (buffers, launches, events) is the kit's.
+#include "build/gen/lab11/manifest.hpp"
+#include "common/families/filters/cl_device.hpp"
+#include "common/families/filters/filter_lab.hpp"
+
+int main(int argc, char** argv) {
+    using namespace convlab;
+    LabSpec spec = spec_of(kManifest);  // number, title and student files: labs/lab11/manifest
+    spec.max_mask_size = 31;
+    const auto cl = ClBackend::for_lab(spec);  // --cl-list, --cl-device
+    // The work-group shapes of lab 1's blocks, so that a CUDA run and an OpenCL run compare one design.
+    const ClNdRange groups_2d{2, 16, 16}, groups_1d{1, 256, 1};
+    spec.gpu = {
+        cl->variant("naive-2d-global", "2-D NDRange, 16x16 work-groups, one work-item per pixel, mask in __global memory",
+                    {"conv2d_naive.cl", "conv2d_naive_kernel", groups_2d}),
+        cl->variant("naive-1d-global", "1-D NDRange of 256-item work-groups over the pixels in row-major order, mask in __global",
+                    {"conv2d_naive.cl", "conv2d_naive_1d_kernel", groups_1d}),
+        cl->variant("naive-2d-constant", "2-D NDRange, 16x16 work-groups, mask in __constant memory",
+                    {"conv2d_naive.cl", "conv2d_naive_const_kernel", groups_2d}),
+    };
+    spec.baseline = "naive-2d-global";
+    // Mesa Hidalgo & Arenas 2015, Table 1's OpenCL column (2-D work-groups, mask in constant memory):
+    // colour, zero border, 3x3 to 7x7, sides 2800, 5600, 11200, 22400 (one per run: add --size).
+    spec.presets = {
+        {"mesa-hidalgo-2015", "Mesa Hidalgo & Arenas 2015, Table 1: RGB, zero border, 3x3 to 7x7 (their sides: 2800, 5600, 11200, 22400)",
+         {"--image", "random", "--size", "2800", "--channels", "3", "--border", "zero", "--mask", "box:3,box:5,box:7"}},
+    };
+    return run_lab(argc, argv, spec);
+}

@@ -1,0 +1,26 @@
+"""Lab 11's own tests: lab 1's naive kernels in OpenCL, run through the kit's OpenCL back end on
+PoCL where there is no GPU (lab_suites/opencl.py: the tests every OpenCL lab has). Lab 11 has no
+CUDA GPU rows (no GPU dict): gpu_suite's rows are CUDA's (the sanitizer, peer timing). Its grading
+spec is grading/cases/lab11.json (correctness alone for now); its known-bad submissions are graded
+on PoCL by grader_tests (grade_opencl_batch)."""
+from lab_suites import opencl
+
+LAB = opencl.ClLab(
+    n=11,
+    cl="conv2d_naive.cl",
+    variants=["naive-2d-global", "naive-1d-global", "naive-2d-constant"],
+    # Awkward shapes: a pixel, a row, a column, smaller than a work-group, exactly one, just over
+    # one, primes, several work-groups with partial ones on both edges.
+    shapes=["1x1", "1x7", "7x1", "2x3", "16x16", "17x13", "31x37", "127x61", "257x255"],
+    # Two masks a run (a sweep), cycled: asymmetric random masks of K 1 to 31, and named ones.
+    masks=["random:3:1,random:31:5", "random:5:2,sobel-x", "random:7:3,random:1:4", "gauss:5:1,emboss", "random:9:6,random:15:7"],
+    macros=("MAX_CHANNELS",),
+)
+
+
+def cli_tests():
+    # The compile error goes in front of TODO 3, in conv2d_naive_kernel: the file's three kernels
+    # fail to build. The 16x16 groups exceed the kernel's limit, the 1-D group of 256 the device's.
+    return opencl.cli_tests(LAB, compile_error=(3, LAB.variants),
+                            work_group_limits={"naive-2d-global": "CL_KERNEL_WORK_GROUP_SIZE 128",
+                                               "naive-1d-global": "CL_DEVICE_MAX_WORK_ITEM_SIZES 128x128"})
