@@ -9,7 +9,7 @@ import secrets
 import shutil
 import tempfile
 
-from . import cases, reports, sandbox, spec
+from . import case_lists, cases, reports, sandbox, spec
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
 CASES_AT_ONCE = 4  # hidden cases run side by side (one at a time where the spec says gpu_to_itself)
@@ -20,21 +20,28 @@ def run_cases(session, sub):
     cases passed, with its first failure, into the result."""
     variants = session.spec["variants"]
     tally = {v["label"]: {"passed": 0, "total": 0, "first_failure": None, "refused": 0} for v in variants}
-    timeouts = 0
     # The cases check results, they time nothing: a wave of them runs side by side.
     # With several GPUs (grade --gpus) a wave is as wide as they are, each case on a slot of one.
-    wave = spec.runs_at_once(session.spec, CASES_AT_ONCE) * session.gpus.count
+    per_gpu = spec.runs_at_once(session.spec, CASES_AT_ONCE)
+    wave = per_gpu * session.gpus.count
     own = sub.cases
-    for first in range(0, len(own), wave):
-        indices = range(first, min(first + wave, len(own)))
+    done = {}
+    if session.spec.get("cases_in_one_process") and not session.spec.get("stages"):
+        # a chunk of cases a process (case_lists.py); what the chunks did not get to, one a process below
+        done = case_lists.run_in_chunks(session, sub, per_gpu, case_args)
+    timeouts = sum(ran.timed_out for ran, _ in done.values())
+    left = [index for index in range(len(own)) if index not in done]
+    for first in range(0, len(left), wave):
+        indices = left[first:first + wave]
         if timeouts >= MAX_TIMEOUTS:  # a hang costs a few limits, not one per case
-            done = [(sandbox.Outcome.not_run(f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit"), {}) for _ in indices]
+            ran = [(sandbox.Outcome.not_run(f"not run: {MAX_TIMEOUTS} earlier cases hit the time limit"), {}) for _ in indices]
         else:
             with concurrent.futures.ThreadPoolExecutor(max_workers=wave) as pool:
-                done = list(pool.map(lambda index: run_case(session, sub, index), indices))
-        for index, (ran, verdicts) in zip(indices, done):
-            timeouts += ran.timed_out
-            tally_case(session, sub, tally, index, ran, verdicts)
+                ran = list(pool.map(lambda index: run_case(session, sub, index), indices))
+        done.update(zip(indices, ran))
+        timeouts += sum(outcome.timed_out for outcome, _ in ran)
+    for index in range(len(own)):
+        tally_case(session, sub, tally, index, *done[index])
     # Refusing a mask is right only for a variant that computes the rest: each refused case counts
     # as much as the variant's share of the cases it had to compute, so a kernel that writes
     # nothing useful earns next to nothing for the cases it is excused from.

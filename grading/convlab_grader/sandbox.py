@@ -214,10 +214,13 @@ def _limits(cpu_seconds, file_bytes):
     return apply
 
 
-def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 << 30, pass_fds=()):
+def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 << 30, pass_fds=(), progress=None):
     """Runs cmd with the limits; never raises for what the program does. With an identity the
     run is the submission's (jailed, as its own user); without one it is the grader's own.
-    pass_fds: descriptors the program inherits under the same numbers (a peer timer's socket)."""
+    pass_fds: descriptors the program inherits under the same numbers (a peer timer's socket).
+    progress: (count, each) for a run of several cases (case_lists.py): count() says how many
+    have ended, and the run is killed once `each` seconds pass without one ending, as well as at
+    time_limit in all."""
     base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": cwd, "LANG": "C.UTF-8"}
     for key in ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "DEPS_INCLUDE", "CUDA_ARCH"):
         if key in os.environ:
@@ -237,7 +240,7 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
                                 preexec_fn=_limits(int(time_limit) * 2 + 10, file_bytes), pass_fds=pass_fds)
         timed_out = False
         try:
-            out, err = proc.communicate(timeout=time_limit)
+            out, err = _communicate(proc, time_limit, progress)
         except subprocess.TimeoutExpired:
             timed_out = True
             out, err = _kill_and_drain(proc)
@@ -254,6 +257,28 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
     text = lambda b: b[-OUTPUT_LIMIT:].decode(errors="replace")  # noqa: E731
     err, cpu_ms = _jail_cpu_time(text(err)) if identity and isolation.prefix else (text(err), None)
     return Outcome(status, text(out), err, time.time() - started, timed_out, cpu_ms=cpu_ms)
+
+
+def _communicate(proc, time_limit, progress):
+    """The run's output once it ends; TimeoutExpired at time_limit, or, with progress, once its
+    `each` seconds pass without another case ending (communicate can be called again after a
+    timeout without losing output)."""
+    if progress is None:
+        return proc.communicate(timeout=time_limit)
+    count, each = progress
+    start = time.monotonic()
+    last, seen = start, count()
+    while True:
+        now = time.monotonic()
+        wait = min(1.0, start + time_limit - now, last + each - now)
+        if wait <= 0:
+            raise subprocess.TimeoutExpired(proc.args, time_limit)
+        try:
+            return proc.communicate(timeout=wait)
+        except subprocess.TimeoutExpired:
+            ended = count()
+            if ended != seen:
+                seen, last = ended, time.monotonic()
 
 
 def _jail_cpu_time(stderr):
