@@ -71,6 +71,8 @@ class ImageDevice {
                              const std::function<void(int)>& before_rep = {}, const std::function<void(int)>& after_rep = {}) = 0;
     // False once an error has ruined the device's context.
     virtual bool healthy() const = 0;
+    // Facts of the run the report's notes give (OpenCL: the work-group shape a driver chose).
+    virtual std::vector<std::string> notes() const { return {}; }
 };
 
 }  // namespace convlab

@@ -3,19 +3,38 @@ PoCL where there is no GPU (lab_suites/opencl.py: the tests every OpenCL lab has
 CUDA GPU rows (no GPU dict): gpu_suite's rows are CUDA's (the sanitizer, peer timing). Its grading
 spec is grading/cases/lab11.json (correctness alone for now); its known-bad submissions are graded
 on PoCL by grader_tests (grade_opencl_batch)."""
+import re
+
 from lab_suites import opencl
+from testkit import lab_json
 
 LAB = opencl.ClLab(
     n=11,
     cl="conv2d_naive.cl",
-    variants=["naive-2d-global", "naive-1d-global", "naive-2d-constant"],
+    variants=["naive-2d-global", "naive-1d-global", "naive-2d-constant", "naive-2d-driver-groups"],
     # Awkward shapes: a pixel, a row, a column, smaller than a work-group, exactly one, just over
     # one, primes, several work-groups with partial ones on both edges.
     shapes=["1x1", "1x7", "7x1", "2x3", "16x16", "17x13", "31x37", "127x61", "257x255"],
     # Two masks a run (a sweep), cycled: asymmetric random masks of K 1 to 31, and named ones.
     masks=["random:3:1,random:31:5", "random:5:2,sobel-x", "random:7:3,random:1:4", "gauss:5:1,emboss", "random:9:6,random:15:7"],
     macros=("MAX_CHANNELS",),
+    driver_chooses=("naive-2d-driver-groups",),
 )
+
+
+def driver_groups_are_named():
+    """Given no work-group size, the driver picks one: the report's notes name the shape it ran
+    (the kit's probe kernel over the same range), for each image size, a group no larger than
+    the range; the variant passes its check."""
+    for size in ("1x1", "40x30", "257x255"):
+        doc = lab_json("lab11-solution", "--size", size, "--mask", "random:5:2", "--variant", "naive-2d-driver-groups", "--check-only")
+        rows = [r for r in doc["results"] if r["kind"] == "gpu"]
+        assert [(r["variant"], r["status"]) for r in rows] == [("naive-2d-driver-groups", "pass")], rows
+        notes = [n for n in doc["notes"] if n.startswith("naive-2d-driver-groups: given no work-group size")]
+        shape = re.search(r"driver ran (\d+)x(\d+) work-groups", notes[0]) if len(notes) == 1 else None
+        assert shape, doc["notes"]
+        width, height = (int(n) for n in size.split("x"))
+        assert 1 <= int(shape[1]) <= width and 1 <= int(shape[2]) <= height, (size, shape[0])
 
 
 def cli_tests():
@@ -23,4 +42,5 @@ def cli_tests():
     # fail to build. The 16x16 groups exceed the kernel's limit, the 1-D group of 256 the device's.
     return opencl.cli_tests(LAB, compile_error=(3, LAB.variants),
                             work_group_limits={"naive-2d-global": "CL_KERNEL_WORK_GROUP_SIZE 128",
-                                               "naive-1d-global": "CL_DEVICE_MAX_WORK_ITEM_SIZES 128x128"})
+                                               "naive-1d-global": "CL_DEVICE_MAX_WORK_ITEM_SIZES 128x128"}) + [
+        ("lab11 (OpenCL, PoCL): given no work-group size the driver picks one, and the notes name it", driver_groups_are_named)]

@@ -109,6 +109,13 @@ kernel void convlab_evict(global const uint4* data, ulong count, global uint* si
     }
     if (folded == 0x9E3779B9u) *sink = folded;
 }
+// The work-group shape a launch got: launched with no shape given, it says what the driver chose.
+kernel void convlab_local_size(global uint* shape) {
+    if (get_global_id(0) == 0 && get_global_id(1) == 0) {
+        shape[0] = (uint)get_local_size(0);
+        shape[1] = (uint)get_local_size(1);
+    }
+}
 )CL";
 
 // Runs fn with this process's stderr on /dev/null: PoCL's compiler writes "N errors generated." there
@@ -398,8 +405,8 @@ class ClSession : public ImageDevice {
         return summarize(samples);
     }
 
-    // One launch of a kernel of the lab's .cl files over the session's buffers.
-    void launch(const ClKernel& k, const ConvArgs& a) {
+    // One launch of a kernel of the lab's .cl files over the session's buffers, for `variant`.
+    void launch(const ClKernel& k, const ConvArgs& a, const std::string& variant) {
         cl_kernel kernel = kernel_of(k);
         const cl_int w = a.width, h = a.height, c = a.channels, size = a.k, border = int(a.border);
         CL_CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), in_.address()));
@@ -413,6 +420,10 @@ class ClSession : public ImageDevice {
         if (k.local_bytes) set_local_memory(k, kernel, a);
         const auto round_up = [](size_t n, size_t m) { return (n + m - 1) / m * m; };
         const ClNdRange& r = k.range;
+        if (r.driver_chooses) {
+            launch_with_driver_shape(k, kernel, a, variant);
+            return;
+        }
         if (fitting_.insert(k.file + ":" + k.name).second) {  // once a kernel: its limits do not change
             try {
                 refuse_oversized_work_group(k, kernel);
@@ -434,7 +445,48 @@ class ClSession : public ImageDevice {
         ++launches_;
     }
 
+    // What the driver chose for each launch given no work-group shape, a line each.
+    std::vector<std::string> notes() const override {
+        std::vector<std::string> lines;
+        for (const auto& [variant, shapes] : driver_shapes_) {
+            std::string listed;
+            for (const std::string& shape : shapes) listed += (listed.empty() ? "" : ", ") + shape;
+            lines.push_back(variant + ": given no work-group size (local_work_size NULL), " + info_.name + "'s driver ran " + listed +
+                            " work-groups (the kit's probe kernel, launched the same way over the same range)");
+        }
+        return lines;
+    }
+
   private:
+    // A launch with no work-group shape: the global range is the image itself. Once for each
+    // range, before the kernel, the kit's probe kernel is launched the same way to learn the
+    // shape the driver picks (OpenCL does not say); its event is not the kernel's, so no timing
+    // counts it.
+    void launch_with_driver_shape(const ClKernel& k, cl_kernel kernel, const ConvArgs& a, const std::string& variant) {
+        const cl_uint dims = cl_uint(k.range.dims);
+        const size_t global[2] = {dims == 2 ? size_t(a.width) : size_t(a.width) * size_t(a.height), size_t(a.height)};
+        const std::string range = std::to_string(global[0]) + (dims == 2 ? "x" + std::to_string(global[1]) : "");
+        if (probed_.insert(variant + "@" + range).second) driver_shapes_[variant].insert(probe_local_size(dims, global));
+        cl_event event = nullptr;
+        CL_CHECK(clEnqueueNDRangeKernel(queue_.get(), kernel, dims, nullptr, global, nullptr, 0, nullptr, &event));
+        events_.emplace_back(event);
+        ++launches_;
+    }
+
+    std::string probe_local_size(cl_uint dims, const size_t* global) {
+        cl_int status = CL_SUCCESS;
+        if (!probe_) {
+            probe_ = ClKernelHandle(clCreateKernel(kit_program_.get(), "convlab_local_size", &status));
+            CL_CHECK(status);
+            probe_shape_ = buffer(CL_MEM_WRITE_ONLY, 2 * sizeof(cl_uint));
+        }
+        CL_CHECK(clSetKernelArg(probe_.get(), 0, sizeof(cl_mem), probe_shape_.address()));
+        CL_CHECK(clEnqueueNDRangeKernel(queue_.get(), probe_.get(), dims, nullptr, global, nullptr, 0, nullptr, nullptr));
+        cl_uint shape[2] = {0, 0};
+        CL_CHECK(clEnqueueReadBuffer(queue_.get(), probe_shape_.get(), CL_TRUE, 0, sizeof(shape), shape, 0, nullptr, nullptr));
+        return dims == 2 ? std::to_string(shape[0]) + "x" + std::to_string(shape[1]) : std::to_string(shape[0]);
+    }
+
     // Runs fn; after an OpenCL error in it, whether the queue still finishes work decides if the
     // context is lost (a kernel that faulted) or the call alone failed (a launch the API refused,
     // a .cl that did not build): lost, the runner skips the rest of the GPU part (healthy()).
@@ -625,6 +677,10 @@ class ClSession : public ImageDevice {
     std::map<std::string, Program> programs_;
     std::map<std::string, ClKernelHandle> kernels_;
     std::set<std::string> fitting_;  // the kernels whose work-group the device takes
+    ClKernelHandle probe_;           // convlab_local_size, made at the first launch that needs it
+    ClMem probe_shape_;
+    std::set<std::string> probed_;   // variant@range pairs whose driver-chosen shape is known
+    std::map<std::string, std::set<std::string>> driver_shapes_;  // variant -> the shapes the driver chose
     std::vector<ClEvent> events_;  // the kernels enqueued since the last wait
     int launches_ = 0;
     mutable ContextHealth health_;  // fetch_output is const, and an error there may end the context too
@@ -646,11 +702,11 @@ GpuVariant ClBackend::variant(const std::string& name, const std::string& descri
     GpuVariant v;
     v.name = name;
     v.description = description;
-    v.launch = [self, kernel](const ConvArgs& args) {
+    v.launch = [self, kernel, name](const ConvArgs& args) {
         if (!self->session_) throw ClError("no OpenCL device is open");
-        self->session_->launch(kernel, args);
+        self->session_->launch(kernel, args, name);
     };
-    if (kernel.range.dims == 2) v.tile = TileShape{int(kernel.range.local_x), int(kernel.range.local_y)};
+    if (kernel.range.dims == 2 && !kernel.range.driver_chooses) v.tile = TileShape{int(kernel.range.local_x), int(kernel.range.local_y)};
     v.model = model;
     return v;
 }

@@ -41,6 +41,9 @@ struct ClNdRange {
     int dims = 2;         // 2: one work-item a pixel, x and y; 1: one a pixel in row-major order
     size_t local_x = 16;  // the work-group's shape
     size_t local_y = 16;  // 1 for a 1-D range
+    // No shape given (local_work_size NULL): the driver chooses, over a global range of exactly
+    // the image, and the run's notes say what it chose (local_x and local_y are not used).
+    bool driver_chooses = false;
 };
 
 // A kernel of one of the lab's .cl files, as the kit launches it.

@@ -124,6 +124,8 @@ class LabRun : public FamilyRun {
             }
             if (out_.enabled()) references_.emplace_back(picture_name("reference", mask), std::move(c.reference));
         }
+        if (session_)  // what the device learned of the run (OpenCL: the work-group shape a driver chose)
+            for (const std::string& note : session_->notes()) report_.notes.push_back(note);
     }
 
     // The lab's own figures (LabSpec::own_figures) on every row, each with its own mask's problem;
