@@ -23,9 +23,9 @@ from . import sandbox
 
 
 def run_in_chunks(session, sub, per_gpu, case_args):
-    """{index: (outcome, verdicts)} of the cases the chunks got to, the one a killed chunk was in
+    """{index: (outcome, verdicts)} of the cases the chunks concluded, the case a chunk hung in
     included: a chunk for each of `per_gpu` slots of every GPU of the session, `case_args(session,
-    case)` a case's input arguments."""
+    case)` a case's input arguments. The cases left out are the caller's to run one a process."""
     indices = list(range(len(sub.cases)))
     slots = per_gpu * session.gpus.count
     chunks = [c for c in (indices[k::slots] for k in range(slots)) if c]
