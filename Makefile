@@ -338,12 +338,12 @@ demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-
 	  if [ -f demo-output/lab$$n/report.json ]; then $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; fi; \
 	done
 
-# make report LAB=n [FROM=report.json] [OUT=folder] [ARGS='--mask box:3,box:15']: the plots come
-# from Debian's python3-matplotlib, which installs for the system's /usr/bin/python3 only: a
-# pyenv or virtualenv python3 first on PATH does not see it, so the report runs under the system's
-# python3 unless REPORT_PYTHON names another that has matplotlib. Without FROM the lab's program
-# runs with ARGS and --format json: your build, or the solution's with SOLUTION=1, as make labN.
-REPORT_PYTHON ?= $(or $(wildcard /usr/bin/python3),python3)
+# make report LAB=n [FROM=report.json] [OUT=folder] [ARGS='--mask box:3,box:15']: the plots run
+# under the python3 common/tools/report-python.sh picks (the system's when it has matplotlib, as
+# Debian's python3-matplotlib gives it, else the one on PATH when that has it), unless
+# REPORT_PYTHON names another. Without FROM the lab's program runs with ARGS and --format json:
+# your build, or the solution's with SOLUTION=1, as make labN.
+REPORT_PYTHON ?= $(shell common/tools/report-python.sh)
 # make report and make compare read reports with the grader's reader, which a student release lacks.
 NEEDS_REPORT_READER = $(if $(wildcard grading/convlab_grader/reports.py),,$(error make $@ reads reports with grading/convlab_grader/, which this copy (a student release) does not have yet))
 FROM ?=

@@ -13,8 +13,8 @@ import zlib
 
 from testkit import ROOT, run
 
-# The python3 make report runs under (the Makefile's REPORT_PYTHON: the system's, which sees Debian's matplotlib).
-REPORT_PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+# The python3 make report runs under (the Makefile's REPORT_PYTHON, as common/tools/report-python.sh picks it).
+REPORT_PYTHON = run([os.path.join(ROOT, "common", "tools", "report-python.sh")])[1].strip()
 SCHEMA_1_REPORT = os.path.join(ROOT, "handouts", "then-and-now-h100", "lab3-korbes-177.json")
 
 
@@ -516,6 +516,31 @@ def contact_sheet_of_a_run():
         assert "contact-sheet.png" not in os.listdir(tmp), os.listdir(tmp)
 
 
+def report_python_is_one_with_matplotlib():
+    """common/tools/report-python.sh (the Makefile's REPORT_PYTHON): the system's python3 when it
+    has matplotlib; else the python3 first on PATH when that one has it (a GPU server's pip
+    install); else the system's, which make deps gives matplotlib. Stand-ins: a "system" python3
+    that sees no matplotlib (-S: no site packages) and a PATH python3 with a matplotlib of its own."""
+    script = os.path.join(ROOT, "common", "tools", "report-python.sh")
+    with tempfile.TemporaryDirectory() as tmp:
+        bare, with_it, path_dir = os.path.join(tmp, "bare-python3"), os.path.join(tmp, "full"), os.path.join(tmp, "bin")
+        os.makedirs(os.path.join(with_it, "matplotlib"))
+        open(os.path.join(with_it, "matplotlib", "__init__.py"), "w").close()
+        os.makedirs(path_dir)
+        real = sys.executable
+        for path, text in ((bare, f'#!/bin/sh\nexec {real} -S "$@"\n'),
+                           (os.path.join(path_dir, "python3"), f'#!/bin/sh\nPYTHONPATH={with_it} exec {real} -S "$@"\n')):
+            with open(path, "w") as f:
+                f.write(text)
+            os.chmod(path, 0o755)
+        path_python = os.path.join(path_dir, "python3")
+        picked = lambda system, path: run([script], env={"SYSTEM_PYTHON": system, "PATH": f"{path}:/usr/bin:/bin"})[1].strip()  # noqa: E731
+        assert picked(path_python, "/nowhere") == path_python  # the "system" one has it: it
+        assert picked(bare, path_dir) == path_python, picked(bare, path_dir)  # only the PATH one has it
+        picked_alone = run([script], env={"SYSTEM_PYTHON": bare, "PATH": tmp})[1].strip()  # no python3 on PATH at all
+        assert picked_alone == bare, picked_alone  # neither has it: the system's
+
+
 def register(results):
     results.run("report: every plot a manifest declares is a kind make report draws", declared_plots_are_drawn)
     results.run("report: lab 0's run makes the folder (pages, PNG and SVG plots, nothing outside)", lab0_report_from_a_run)
@@ -530,3 +555,5 @@ def register(results):
     results.run("compare: runs of one lab side by side, a column and a series a run (lines over masks, bars for one)", compare_side_by_side)
     results.run("compare: two labs, other masks, another size, one report: one line, nothing written", compare_refuses_what_does_not_compare)
     results.run("report: without matplotlib, one line naming python3-matplotlib", missing_matplotlib_is_one_line)
+    results.run("report: make report's python3 is the system's, or the PATH one where only it has matplotlib",
+                report_python_is_one_with_matplotlib)

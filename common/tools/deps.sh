@@ -13,8 +13,8 @@ STB_INCLUDE=${STB_INCLUDE:-/usr/include/stb}
 JSON_INCLUDE=${JSON_INCLUDE:-/usr/include}
 CXXOPTS_INCLUDE=${CXXOPTS_INCLUDE:-/usr/include}
 GTEST_INCLUDE=${GTEST_INCLUDE:-/usr/include}
-# The python3 that draws make report's plots: Debian's matplotlib is the system python3's.
-REPORT_PYTHON=${REPORT_PYTHON:-/usr/bin/python3}
+# The python3 that draws make report's plots (report-python.sh says which).
+REPORT_PYTHON=${REPORT_PYTHON:-$("$(dirname "$0")/report-python.sh")}
 
 # The OpenCL labs (common/families/filters/cl_device.hpp): Khronos's headers, the ICD loader that
 # libOpenCL is, and PoCL, an OpenCL device on the CPU, so that they run on a machine with no GPU

@@ -33,8 +33,9 @@ check_header "cxxopts" "${CXXOPTS_INCLUDE:-/usr/include}" cxxopts.hpp libcxxopts
 check_header "GoogleTest (tests)" "${GTEST_INCLUDE:-/usr/include}" gtest/gtest.h libgtest-dev GTEST_INCLUDE
 check_header "Google Benchmark" /usr/include benchmark/benchmark.h libbenchmark-dev "the build"
 if command -v python3 >/dev/null; then ok "python3 (tests)" "$(python3 --version 2>&1)"; else bad "python3 (tests)" "sudo apt-get install python3"; fi
-if "${REPORT_PYTHON:-/usr/bin/python3}" -c 'import matplotlib' 2>/dev/null; then ok "matplotlib (report)" "${REPORT_PYTHON:-/usr/bin/python3}"
-else bad "matplotlib (report)" "sudo apt-get install python3-matplotlib   (make report draws with the system python3)"; fi
+REPORT_PYTHON=${REPORT_PYTHON:-$("$(dirname "$0")/report-python.sh")}
+if "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; then ok "matplotlib (report)" "$REPORT_PYTHON"
+else bad "matplotlib (report)" "sudo apt-get install python3-matplotlib   (or pip install matplotlib for the python3 on PATH; make report draws with $REPORT_PYTHON)"; fi
 if command -v compute-sanitizer >/dev/null; then ok "compute-sanitizer" "$(command -v compute-sanitizer)"
 else ok "compute-sanitizer" "not found (optional: the GPU suite skips its sanitizer tests)"; fi
 
