@@ -18,10 +18,16 @@ namespace convlab {
 
 namespace {
 
+// A --help line's name in a column of 20 and its description after it; a longer name pushes the
+// description one space along (20 - size, unsigned, would wrap round to a string too long to make).
+std::string help_line(const std::string& name, const std::string& description) {
+    return "  " + name + std::string(name.size() < 20 ? 20 - name.size() : 1, ' ') + description + "\n";
+}
+
 std::string variant_list(const LabSpec& spec) {
     std::string text;
-    for (const auto& v : spec.cpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
-    for (const auto& v : spec.gpu) text += "  " + v.name + std::string(std::max<size_t>(1, 20 - v.name.size()), ' ') + v.description + "\n";
+    for (const auto& v : spec.cpu) text += help_line(v.name, v.description);
+    for (const auto& v : spec.gpu) text += help_line(v.name, v.description);
     return text;
 }
 
@@ -48,8 +54,7 @@ std::string preset_list(const LabSpec& spec) {
     for (const Preset& p : spec.presets) {
         std::string args;
         for (const std::string& a : p.args) args += " " + a;
-        text += "  " + p.name + std::string(std::max<size_t>(1, 20 - p.name.size()), ' ') + p.description + "\n" +
-                std::string(22, ' ') + "=" + args + "\n";
+        text += help_line(p.name, p.description) + std::string(22, ' ') + "=" + args + "\n";
     }
     return text;
 }

@@ -96,6 +96,20 @@ TEST(Options, HelpListsVariantsAndExitStatuses) {
     EXPECT_NE(o.help_text.find("Exit status"), std::string::npos);
 }
 
+TEST(Options, HelpTakesNamesWiderThanItsColumn) {
+    // A name past the 20-wide column (lab 11's naive-2d-driver-groups) once made --help throw.
+    LabSpec s = spec();
+    s.gpu.push_back({"a-variant-named-past-the-column", "its description", nullptr});
+    s.presets.push_back({"a-preset-named-past-the-column", "its source", {"--size", "64"}});
+    std::vector<std::string> words = {"lab7", "--help"};
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    const Options o = parse_options(int(argv.size()), argv.data(), s);
+    EXPECT_NE(o.help_text.find("  a-variant-named-past-the-column its description\n"), std::string::npos) << o.help_text;
+    EXPECT_NE(o.help_text.find("  a-preset-named-past-the-column its source\n"), std::string::npos) << o.help_text;
+    EXPECT_NE(o.help_text.find("  fast                fast kernel\n"), std::string::npos) << o.help_text;
+}
+
 TEST(Options, BadValuesSayWhatIsAccepted) {
     EXPECT_NE(error_of({"--bogus"}).find("--help"), std::string::npos);
     EXPECT_NE(error_of({"stray"}).find("unexpected argument"), std::string::npos);
