@@ -151,21 +151,19 @@ T device_value(cl_device_id device, cl_device_info what) {
     return value;
 }
 
-std::string device_text(cl_device_id device, cl_device_info what) {
+// A string the OpenCL API gives in two calls (its size, then its text), for a device or a platform.
+template <class Handle, class Info>
+std::string info_text(cl_int (*get)(Handle, Info, size_t, void*, size_t*), Handle handle, Info what) {
     size_t size = 0;
-    CL_CHECK(clGetDeviceInfo(device, what, 0, nullptr, &size));
+    CL_CHECK(get(handle, what, 0, nullptr, &size));
     std::string text(size, '\0');
-    CL_CHECK(clGetDeviceInfo(device, what, size, text.data(), nullptr));
+    CL_CHECK(get(handle, what, size, text.data(), nullptr));
     return text.c_str();
 }
 
-std::string platform_text(cl_platform_id platform, cl_platform_info what) {
-    size_t size = 0;
-    CL_CHECK(clGetPlatformInfo(platform, what, 0, nullptr, &size));
-    std::string text(size, '\0');
-    CL_CHECK(clGetPlatformInfo(platform, what, size, text.data(), nullptr));
-    return text.c_str();
-}
+std::string device_text(cl_device_id device, cl_device_info what) { return info_text(clGetDeviceInfo, device, what); }
+
+std::string platform_text(cl_platform_id platform, cl_platform_info what) { return info_text(clGetPlatformInfo, platform, what); }
 
 struct ClDevice {
     cl_platform_id platform;
