@@ -21,6 +21,7 @@ import layout_tests  # noqa: E402
 import manifest_tests  # noqa: E402
 import report_tests  # noqa: E402
 import case_list_tests  # noqa: E402
+import sanitizer_tools_tests  # noqa: E402
 import slurm_grading_tests  # noqa: E402
 import slurm_tests  # noqa: E402
 from testkit import ROOT, Results, gpu_available, labs, main_exit, make, run  # noqa: E402
@@ -116,6 +117,7 @@ def main():
     report_tests.register(results)
     grader_tests.register(results)
     case_list_tests.register(results)
+    sanitizer_tools_tests.register(results)
     grader_gpus_tests.register(results)
     slurm_tests.register(results)
     slurm_grading_tests.register(results)

@@ -27,7 +27,7 @@ void add_run_options(cxxopts::Options& parser, const RunOptionsText& text) {
         ("h,help", "this help");
     parser.add_options("Grading")
         ("raw-out", text.raw_out_help, cxxopts::value<std::string>())
-        ("sanitized", "with --raw-out: this run is under compute-sanitizer, which holds CUPTI, so the kernels a variant launches are not counted here (the grader counts them in the same case's run without the tool); without it a graded run fails a count it cannot take")
+        ("sanitized", "with --raw-out: this run is under the grader's sanitizer (compute-sanitizer, which holds CUPTI, so the kernels a variant launches are not counted here: the grader counts them in the same case's run without the tool; or, in an OpenCL lab, oclgrind); without it a graded run fails a count it cannot take")
         ("compare", text.compare_help, cxxopts::value<std::string>())
         ("timer-of", "the grader's timer: time the GPU variants of the program at the other end of socket FD, on a fresh input each repetition that this process makes and checks", cxxopts::value<std::string>())
         ("timed-by", "be timed by the grader's process at the other end of socket FD: run the GPU variants on its buffers when it says so", cxxopts::value<std::string>());

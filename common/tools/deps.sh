@@ -18,8 +18,9 @@ REPORT_PYTHON=${REPORT_PYTHON:-$("$(dirname "$0")/report-python.sh")}
 
 # The OpenCL labs (common/families/filters/cl_device.hpp): Khronos's headers, the ICD loader that
 # libOpenCL is, and PoCL, an OpenCL device on the CPU, so that they run on a machine with no GPU
-# (make test runs them there) and on one whose vendor registered no ICD file.
-OPENCL_PACKAGES="opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo"
+# (make test runs them there) and on one whose vendor registered no ICD file; and Oclgrind, the
+# simulated OpenCL device the grader runs their safety checks on (grading/convlab_grader/sanitizer_tools.py).
+OPENCL_PACKAGES="opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo oclgrind"
 # What a student's machine needs (make deps). make test needs slurm-wlm and munge too (it starts a
 # private Slurm cluster, tests/slurm_cluster.py), which `check test` installs when they are missing.
 # Their install scripts ask invoke-rc.d to start the system's munged, slurmctld and slurmd: without
@@ -45,6 +46,7 @@ missing_opencl() {
     [ "${1:-}" = device ] || return 0
     [ -f /etc/OpenCL/vendors/pocl.icd ] || echo pocl-opencl-icd
     command -v clinfo >/dev/null || echo clinfo
+    command -v oclgrind >/dev/null || echo oclgrind
 }
 
 has_matplotlib() { "$REPORT_PYTHON" -c 'import matplotlib' 2>/dev/null; }

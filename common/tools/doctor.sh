@@ -53,6 +53,8 @@ if ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b'; then
 else
     ok "OpenCL loader" "not found (labs 11 and 12: sudo apt-get install ocl-icd-opencl-dev pocl-opencl-icd)"
 fi
+if command -v oclgrind >/dev/null; then ok "oclgrind" "$(command -v oclgrind) (the grader's safety runs of labs 11 and 12)"
+else ok "oclgrind" "not found (optional: grading labs 11 and 12 needs it for their safety points: sudo apt-get install oclgrind)"; fi
 
 echo
 if [ "$problems" -eq 0 ]; then echo "everything convlab needs is here"; else echo "$problems missing: 'make deps' installs the packages"; fi

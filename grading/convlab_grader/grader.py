@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from . import build, cases, gpu_pool, hidden_cases, performance, reports, sandbox, sanitizer_runs, scoring, spec as specs, submission
+from . import build, cases, gpu_pool, hidden_cases, performance, reports, sandbox, sanitizer_runs, sanitizer_tools, scoring, spec as specs, submission
 from .spec import KIT
 
 RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
@@ -57,8 +57,11 @@ class Session:
         self.gpus = gpu_pool.GpuPool(gpus or [gpu_pool.Gpu(None, "the machine's default GPU")])
         if self.gpus.mixed_note():
             self.notes.append(self.gpus.mixed_note())
-        if self.do_sanitizer and not shutil.which("compute-sanitizer"):
-            self.notes.append("compute-sanitizer is not installed: the safety points are not graded")
+        tool = sanitizer_tools.runner(spec)
+        if self.do_sanitizer and not shutil.which(tool):
+            # Fails closed: what cannot be measured earns nothing (scoring.score gives safety 0).
+            self.notes.append(f"{tool} is not installed: the safety points are not graded"
+                              + (" (Debian and Ubuntu's package oclgrind)" if tool == "oclgrind" else ""))
             self.do_sanitizer = False
         self.template = build.make_template(work, self.lab, isolation)
         self.peer = self.do_performance and performance.peer_timed(spec) and performance.peer_timing_works(self)

@@ -9,7 +9,7 @@ import secrets
 import shutil
 import tempfile
 
-from . import case_lists, cases, reports, sandbox, spec
+from . import case_lists, cases, reports, sandbox, sanitizer_tools, spec
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
 CASES_AT_ONCE = 4  # hidden cases run side by side (one at a time where the spec says gpu_to_itself)
@@ -76,13 +76,15 @@ def case_args(session, case):
 
 
 def graded_run(session, sub, case, name, variants, limit, tool=None):
-    """The submission's graded binary on one case (under compute-sanitizer's `tool` if given),
+    """The submission's graded binary on one case (under the spec's sanitizer's `tool` if given,
+    sanitizer_tools.command),
     its raw results checked by the trusted side. Returns (outcome, verdicts by raw name); in a lab
     graded stage by stage, of one run a graded stage, the outcome that tells most
     (sandbox.Outcome.combined), with the reports of them all."""
     args = case_args(session, case)
-    wrap = ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5"] if tool else []
     extra = ["--sanitized"] if tool else []
+    # The tool's own folder, where the run may write (oclgrind's log), apart from the raw results.
+    wrap = sanitizer_tools.command(session.spec, tool, session.scratch(sub, sanitizer_tools.folder_name(name))) if tool else []
     if not session.spec.get("stages"):
         out = session.scratch(sub, name)
         ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),

@@ -1,12 +1,14 @@
-"""The safety part of grading: compute-sanitizer's tools on every border mode and channel count,
+"""The safety part of grading: the sanitizer's tools (compute-sanitizer's, or oclgrind's for an
+OpenCL lab: sanitizer_tools.py) on every border mode and channel count,
 each run on a case drawn from the secret (cases.sanitizer_runs: wide, tall and block shapes), the
 runs side by side. Each run's results are checked by the trusted side like a hidden case's, and
 the same case is run and checked without the tool too: a result whose verdict differs under the
 sanitizer (code that behaves only when watched, or only when not) makes the tool's verdict dirty."""
 import concurrent.futures
+import os
 import threading
 
-from . import cases, hidden_cases, spec
+from . import cases, hidden_cases, sanitizer_tools, spec
 
 SANITIZER_AT_ONCE = 8  # compute-sanitizer runs side by side (one at a time where the spec says gpu_to_itself)
 
@@ -31,12 +33,11 @@ def run_sanitizer(session, sub):
             return compared_run(number, tool, case)
 
     def compared_run(number, tool, case):
-        ran, inside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}", s["variants"], s.get("time_limit_s", 180), tool)
-        text = ran.stdout + ran.stderr
-        # --error-exitcode=99 marks the tool's findings; the lab's own exit 1 (its check) is not one.
-        clean = not ran.timed_out and not ran.crashed and ran.status != 99
-        found = [line.strip() for line in text.splitlines() if line.startswith("========= ") and
-                 ("Invalid" in line or "hazard" in line.lower() or "error" in line.lower())][:4]
+        name = f"sanitizer-{number}"
+        ran, inside = hidden_cases.graded_run(session, sub, case, name, s["variants"], s.get("time_limit_s", 180), tool)
+        clean, found = sanitizer_tools.findings(session.spec, tool, ran, os.path.join(sub.folder, sanitizer_tools.folder_name(name)))
+        if ran.timed_out or ran.crashed:
+            clean = False
         if clean:
             _, outside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}-without", s["variants"],
                                                  session.spec["time_limit_s"])

@@ -1,5 +1,6 @@
 """The scoring arithmetic, in one place so that the handouts, the instructor guide and the
 self-tests can all point at it."""
+from . import sanitizer_tools
 from .spec import max_score
 
 
@@ -51,7 +52,7 @@ def score(spec, result, case_count):
         result["deductions"].append("the submission does not build: no points")
     for tool, t in result["sanitizer"].items():
         if not t["clean"]:
-            result["deductions"].append(f"compute-sanitizer {tool}: {t['run']}; {'; '.join(t['findings']) or 'errors reported'}")
+            result["deductions"].append(f"{sanitizer_tools.runner(spec)} {tool}: {t['run']}; {'; '.join(t['findings']) or 'errors reported'}")
     result["scores"] = {k: round_points(v) for k, v in parts.items()}
     result["score"] = round_points(sum(parts.values()))
     result["max_score"] = max_score(spec)

@@ -4,7 +4,7 @@ from the lab's manifest (manifest.py)."""
 import json
 import os
 
-from . import manifest
+from . import manifest, sanitizer_tools
 from .manifest import KIT
 CASES = os.path.join(KIT, "grading", "cases")
 
@@ -99,6 +99,13 @@ def load(lab):
     if "args" in sanitizer and "elements" not in spec:
         raise SpecError(f"{path}: the sanitizer's cases are drawn from the secret; accepted: \"pixels\" and \"mask_sizes\" "
                         "to bound them, not \"args\"")
+    tool = sanitizer_tools.runner(spec)
+    if sanitizer and (tool not in sanitizer_tools.RUNNERS or not sanitizer.get("tools")
+                      or any(t not in sanitizer_tools.RUNNERS[tool] for t in sanitizer["tools"])):
+        raise SpecError(f"{path}: the sanitizer runs {tool!r} with tools {sorted(sanitizer.get('tools', {}))}; accepted: "
+                        + "; ".join(f"{r} with {', '.join(ts)}" for r, ts in sanitizer_tools.RUNNERS.items()))
+    if tool == "oclgrind" and spec.get("stages"):
+        raise SpecError(f"{path}: oclgrind's log is read a run at a time; a lab graded stage by stage runs several")
     strips = sanitizer.get("max_strips")
     if strips is not None and (not isinstance(strips, int) or isinstance(strips, bool) or strips < 2 or "budget_rows" not in spec):
         raise SpecError(f"{path}: the sanitizer's max_strips is {strips!r}; accepted: a whole number of strips, at least 2, "
