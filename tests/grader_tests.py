@@ -99,8 +99,9 @@ def spec_mistakes_are_refused():
     """A spec whose points do not add up, whose variant name --variant's list would split, whose
     timed case does not require its own variants (or requires one nobody grades), or whose
     variant refuses a mask the hidden cases never draw, or whose fixed case lacks a key or names
-    no built-in image, whose sanitizer fixes its arguments or whose drawn option's range is
-    upside down, is refused with its file named, before any submission is graded."""
+    no built-in image, whose sanitizer fixes its arguments, names a runner the grader does not
+    know or a tool its runner lacks (or oclgrind in a lab graded stage by stage), or whose drawn
+    option's range is upside down, is refused with its file named, before any submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
     comma = json.loads(json.dumps(good))
@@ -137,6 +138,17 @@ def spec_mistakes_are_refused():
     rowless["budget_rows"] = [4, 0]
     shy = json.loads(json.dumps(lab9))
     shy["gpu_to_itself"] = "yes"
+    with open(os.path.join(specs.CASES, "lab11.json")) as f:
+        lab11 = json.load(f)
+    cuda_tool = json.loads(json.dumps(lab11))
+    cuda_tool["sanitizer"]["tools"]["synccheck"] = 1  # oclgrind has no synccheck of that name
+    cuda_tool["rubric"]["safety"] = 15
+    unknown_runner = json.loads(json.dumps(lab11))
+    unknown_runner["sanitizer"]["runner"] = "valgrind"
+    staged_oclgrind = json.loads(json.dumps(lab8))
+    staged_oclgrind["sanitizer"]["runner"] = "oclgrind"
+    staged_oclgrind["sanitizer"]["tools"] = {"memcheck": 10, "racecheck": 5}
+    staged_oclgrind["sanitizer"].pop("max_taps", None)
     saved = specs.CASES
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -152,7 +164,10 @@ def spec_mistakes_are_refused():
                                      (8, imageless, "an image case lacks ['image']"),
                                      (8, unknown_image, "an image case's image is 'photo.png'"),
                                      (9, rowless, "budget_rows is [4, 0]"),
-                                     (9, shy, "gpu_to_itself is 'yes'")):
+                                     (9, shy, "gpu_to_itself is 'yes'"),
+                                     (11, cuda_tool, "the sanitizer runs 'oclgrind' with tools ['memcheck', 'racecheck', 'synccheck']"),
+                                     (11, unknown_runner, "the sanitizer runs 'valgrind'"),
+                                     (8, staged_oclgrind, "oclgrind's log is read a run at a time")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
                 try:
@@ -162,6 +177,20 @@ def spec_mistakes_are_refused():
                     assert why in str(e) and f"lab{lab}.json" in str(e), str(e)
     finally:
         specs.CASES = saved
+
+
+def why_nothing_passed_is_one_line():
+    """A submission that passed no hidden case gets one line in the batch's log saying why (its
+    build, or the first failure of its first variant with one); one that passed a case, none."""
+    from convlab_grader import cli
+    failing = {"build": {"ok": True}, "variants": {"tiled": {"passed": 0, "total": 20, "first_failure": "case 0 (17x13): fail: 3 of 663 wrong"}}}
+    assert cli.why_nothing_passed(failing) == "no case passed; tiled's first failure: case 0 (17x13): fail: 3 of 663 wrong"
+    unbuilt = {"build": {"ok": False}, "variants": {"tiled": {"passed": 0, "first_failure": "not built"}},
+               "deductions": ["the submission does not build: no points"]}
+    assert cli.why_nothing_passed(unbuilt) == "no case passed: the submission does not build: no points"
+    some = {"build": {"ok": True}, "variants": {"a": {"passed": 0, "first_failure": "x"}, "b": {"passed": 1, "first_failure": None}}}
+    assert cli.why_nothing_passed(some) is None
+    assert len(cli.why_nothing_passed({"variants": {"a": {"passed": 0, "first_failure": "y" * 1000}}})) == 300
 
 
 def stage_inputs_reach_each_run_alone():
@@ -1129,6 +1158,7 @@ def register(results):
                 "correctness or an unknown variant, a fixed sanitizer case or an upside-down drawn option is refused",
                 spec_mistakes_are_refused)
     results.run("grader: a refused case counts as much as the variant's share of the cases it computed", refusals_are_weighted)
+    results.run("grader: a submission that passed no hidden case gets one line in the log saying why", why_nothing_passed_is_one_line)
     results.run("grader: lab 8's stage inputs reach each stage's run alone, in a folder the grader made and moved in whole",
                 stage_inputs_reach_each_run_alone)
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",

@@ -82,10 +82,28 @@ def grade_all(session, prepared, log):
         phases = ", ".join(f"{phase} {seconds:.0f} s" for phase, seconds in result["seconds"].items() if phase != "build")
         log(f"  {sub.name}: {result['score']:g} / {result['max_score']:g} "
             f"(graded in {time.monotonic() - started:.0f} s after its build{': ' + phases if phases else ''})")
+        why = why_nothing_passed(result)
+        if why:
+            log(f"    {why}")
         return result
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=side_by_side) as pool:
         return list(pool.map(one, prepared))
+
+
+def why_nothing_passed(result, limit=300):
+    """For a submission that passed no hidden case, the first reason its report gives (its build's,
+    or a variant's first failure), as one line; None when some case passed. A batch where every
+    submission, the reference's included, scores nothing (a grading machine that cannot run the
+    lab) then says why in its log, not only in each report."""
+    if any(t.get("passed") for t in result.get("variants", {}).values()):
+        return None
+    if not result.get("build", {}).get("ok", True):
+        return "no case passed: " + ((result.get("deductions") or ["the submission does not build"])[0])[:limit]
+    for label, t in result.get("variants", {}).items():
+        if t.get("first_failure"):
+            return f"no case passed; {label}'s first failure: {t['first_failure']}"[:limit]
+    return None
 
 
 OUTPUTS = ("json", "gradescope", "gradebook", "reports", "leaderboard", "leaderboard_names")
