@@ -592,6 +592,51 @@ def time_limit_kills_the_whole_group():
         assert crash.crashed and "SIGSEGV" in crash.describe(), crash.describe()
 
 
+def other_gpus_device_files_are_covered():
+    """Under a lease on one GPU of several, a jailed run cannot open the other GPUs' device files
+    (gpu_pool.device_files_to_cover, by the driver's UUID and minor numbers): each is covered inside
+    the jail by a file its user may not read, and stays as it was outside. Stand-ins here: a fake
+    driver folder, and a file of the submission's own in place of /dev/nvidiaN."""
+    with tempfile.TemporaryDirectory() as tmp:
+        driver = os.path.join(tmp, "gpus")
+        for bus, uuid, minor in (("0000:18:00.0", "GPU-aaaa", 0), ("0000:2a:00.0", "GPU-bbbb", 1), ("0000:3a:00.0", "GPU-cccc", 2)):
+            os.makedirs(os.path.join(driver, bus))
+            with open(os.path.join(driver, bus, "information"), "w") as f:
+                f.write(f"Model: \t\t NVIDIA H100 80GB HBM3\nIRQ:   \t\t 1\nGPU UUID: \t GPU-{uuid[4:]}\nDevice Minor: \t {minor}\n")
+        assert gpu_pool.device_minors.__wrapped__(driver) == {"GPU-aaaa": 0, "GPU-bbbb": 1, "GPU-cccc": 2}
+        saved_minors, saved_held = gpu_pool.device_minors, getattr(gpu_pool._held, "gpu", None)
+        try:
+            gpu_pool.device_minors = lambda: saved_minors.__wrapped__(driver)
+            gpu_pool._held.gpu = gpu_pool.Gpu("1", "H100", "GPU-bbbb")
+            assert gpu_pool.device_files_to_cover() == ["/dev/nvidia0", "/dev/nvidia2"], gpu_pool.device_files_to_cover()
+            gpu_pool._held.gpu = gpu_pool.Gpu("1", "H100", "GPU-unknown")
+            assert gpu_pool.device_files_to_cover() == []
+            gpu_pool._held.gpu = None
+            assert gpu_pool.device_files_to_cover() == []
+        finally:
+            gpu_pool.device_minors, gpu_pool._held.gpu = saved_minors, saved_held
+        iso = sandbox.Isolation([os.path.join(tmp, "work")])
+        if iso.prefix is None or not iso.root:
+            raise Skip("the jail part needs root and unshare (mount, PID and network namespaces): " + "; ".join(iso.notes))
+        alice = iso.identity(0, os.path.join(tmp, "work", "submissions", "alice"))
+        device, other = os.path.join(alice.folder, "nvidia1"), os.path.join(alice.folder, "nvidia0")
+        for path in (device, other):
+            with open(path, "w") as f:
+                f.write("a GPU\n")
+            os.chmod(path, 0o666)
+        saved = gpu_pool.device_files_to_cover
+        try:
+            gpu_pool.device_files_to_cover = lambda: [device]
+            seen = sandbox.run(iso, ["sh", "-c", f"cat {device} 2>&1; echo; cat {other}; echo changed > {device} 2>&1; echo"],
+                               alice.folder, 20, identity=alice)
+        finally:
+            gpu_pool.device_files_to_cover = saved
+        assert "a GPU" not in seen.stdout.split("\n")[0] and "ermission denied" in seen.stdout, seen.stdout + seen.stderr
+        assert seen.stdout.count("a GPU") == 1, seen.stdout  # the file not covered reads as before
+        with open(device) as f:
+            assert f.read() == "a GPU\n", "the covered file changed outside the jail"
+
+
 def jailed_runs_are_isolated():
     """Two submissions' identities, as the grader gives them: each run sees a private /tmp and
     /dev/shm, its own processes only, none of the hidden paths nor a stray copy of the kit, has no
@@ -1159,6 +1204,8 @@ def register(results):
                 spec_mistakes_are_refused)
     results.run("grader: a refused case counts as much as the variant's share of the cases it computed", refusals_are_weighted)
     results.run("grader: a submission that passed no hidden case gets one line in the log saying why", why_nothing_passed_is_one_line)
+    results.run("grader: under a lease on one GPU of several a jailed run cannot open the other GPUs' device files",
+                other_gpus_device_files_are_covered)
     results.run("grader: lab 8's stage inputs reach each stage's run alone, in a folder the grader made and moved in whole",
                 stage_inputs_reach_each_run_alone)
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",

@@ -9,6 +9,7 @@ lease on one GPU for as long as it lasts, and every process it starts sees that 
 Without --gpus the pool has one GPU, `None`, which restricts nothing (the machine's own default),
 so a session of one GPU runs exactly as before."""
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -176,6 +177,41 @@ def environment():
     lease, or on the machine's default GPU)."""
     gpu = held()
     return {"CUDA_VISIBLE_DEVICES": gpu.visible()} if gpu is not None and gpu.visible() is not None else {}
+
+
+def device_files_to_cover():
+    """The device files of this host's GPUs other than the one this thread's lease holds
+    (/dev/nvidiaN, N the driver's minor number of each), which a jailed run under the lease must
+    not open; [] without a lease on a GPU known by its UUID, or where the driver does not say
+    which file is which GPU (then the other GPUs stay reachable, as the instructor guide says)."""
+    gpu = held()
+    minors = device_minors()
+    if gpu is None or gpu.uuid not in minors:
+        return []
+    return [f"/dev/nvidia{minor}" for uuid, minor in sorted(minors.items()) if uuid != gpu.uuid]
+
+
+@functools.lru_cache(maxsize=1)
+def device_minors(folder="/proc/driver/nvidia/gpus"):
+    """{GPU UUID: device minor number} as the NVIDIA driver lists them (a folder a GPU, each with
+    an "information" file: "GPU UUID:" and "Device Minor:" lines); {} where it lists none."""
+    found = {}
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return found
+    for entry in entries:
+        fields = {}
+        try:
+            with open(os.path.join(folder, entry, "information")) as f:
+                for line in f:
+                    key, _, value = line.partition(":")
+                    fields[key.strip()] = value.strip()
+        except OSError:
+            continue
+        if fields.get("GPU UUID", "").startswith("GPU-") and fields.get("Device Minor", "").isdigit():
+            found[fields["GPU UUID"]] = int(fields["Device Minor"])
+    return found
 
 
 def child_environment():

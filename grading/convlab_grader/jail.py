@@ -8,7 +8,8 @@ builds, in a mount namespace of its own, the only file tree the submission sees,
 the namespace's processes only, a private, empty /tmp and /dev/shm, and the submission's own
 folder, writable, at its usual path. Nothing else: no home folder, no other copy of the kit
 wherever it lies, no other submission, no grader's folder. Paths named "hidden" that lie inside
-the system trees (a kit kept under /opt, say) are covered as well. Then it drops to the
+the system trees (a kit kept under /opt, say) are covered as well, and so are the files named
+"covered" (the device files of the GPUs a run under grade --gpus was not given). Then it drops to the
 submission's own user and group, with no supplementary groups and no way to gain privileges
 (no_new_privs), and runs the command. It waits
 for it (reaping whatever else exits, as process 1 must) and exits with its status, or 128 + the
@@ -71,6 +72,16 @@ def enter(config):
         os.makedirs(root + path, mode=0o755, exist_ok=True)  # root-owned folders on the way to it
         _mount(f"/proc/self/fd/{handle}", root + path, None, MS_BIND | MS_REC)
         os.close(handle)
+    # Files the run must not open (the device files of GPUs other than its own, under grade
+    # --gpus): each covered by an empty file that its user may not read, so the device behind it
+    # cannot be opened from inside, whatever the run's CUDA_VISIBLE_DEVICES says.
+    covered = [p for p in config.get("covered", []) if os.path.lexists(root + p) and not os.path.isdir(root + p)]
+    if covered:
+        blank = os.path.join(STAGING, "covered")
+        os.close(os.open(blank, os.O_CREAT | os.O_WRONLY, 0))
+        os.chmod(blank, 0)
+        for path in covered:
+            _mount(blank, root + path, None, MS_BIND)
     os.chroot(root)
     os.chdir("/")
 

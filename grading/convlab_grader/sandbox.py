@@ -116,10 +116,10 @@ def _probe(cmd):
         return False
 
 
-def _jail_config(identity, cwd, writable, hidden, env=None):
+def _jail_config(identity, cwd, writable, hidden, env=None, covered=()):
     return {"uid": identity.uid if identity else None, "gid": identity.gid if identity else None, "cwd": cwd,
             "writable": writable, "hidden": hidden, "env": env or {}, "tmp_bytes": TMP_BYTES,
-            "max_processes": MAX_PROCESSES}
+            "max_processes": MAX_PROCESSES, "covered": list(covered)}
 
 
 def _chown_tree(path, uid, gid):
@@ -229,7 +229,10 @@ def run(isolation, cmd, cwd, time_limit, identity=None, env=None, file_bytes=1 <
     base.update(env or {})
     full = list(cmd)
     if identity and isolation.prefix:
-        config = _jail_config(identity, cwd, [identity.folder], isolation.hidden, base)
+        # Under a lease on one GPU of several (grade --gpus), the others' device files are
+        # covered: CUDA_VISIBLE_DEVICES is the run's to change, so it alone would not keep a run
+        # off the GPU where another submission is being timed.
+        config = _jail_config(identity, cwd, [identity.folder], isolation.hidden, base, gpu_pool.device_files_to_cover())
         full = isolation.prefix + [sys.executable, JAIL, json.dumps(config), "--"] + full
     started = time.time()
     if identity:
