@@ -44,3 +44,8 @@ def cli_tests():
                             work_group_limits={"naive-2d-global": "CL_KERNEL_WORK_GROUP_SIZE 128",
                                                "naive-1d-global": "CL_DEVICE_MAX_WORK_ITEM_SIZES 128x128"}) + [
         ("lab11 (OpenCL, PoCL): given no work-group size the driver picks one, and the notes name it", driver_groups_are_named)]
+
+
+def gpu_tests():
+    """make test-gpu: the tests above on the GPU's OpenCL driver, and the reference graded there."""
+    return opencl.gpu_tests(LAB, cli_tests())

@@ -25,3 +25,8 @@ def cli_tests():
     # fails to build, the lab 11 kernels still run. Every group is 16x16: the kernel's limit.
     return opencl.cli_tests(LAB, compile_error=(1, ["tiled"]),
                             work_group_limits={v: "CL_KERNEL_WORK_GROUP_SIZE 128" for v in LAB.variants})
+
+
+def gpu_tests():
+    """make test-gpu: the tests above on the GPU's OpenCL driver, and the reference graded there."""
+    return opencl.gpu_tests(LAB, cli_tests())

@@ -241,3 +241,44 @@ def cli_tests(cl, compile_error, work_group_limits):
         (f"{name} (OpenCL, PoCL): a work-group larger than the device or kernel takes is a skipped row",
          oversized_work_groups_are_skipped_rows, cl, work_group_limits),
     ]
+
+
+def default_device_is_a_gpu(cl):
+    """Whether the lab's default OpenCL device is a GPU (--cl-list marks it "[the default]")."""
+    status, out, _ = lab(f"{cl.name}-solution", "--cl-list")
+    return status == 0 and any("(GPU)" in line and "[the default]" in line for line in out.splitlines())
+
+
+def on_the_gpus_driver(fn):
+    """fn, run only where the default OpenCL device is a GPU (make test-gpu on an NVIDIA host runs
+    the OpenCL labs' tests on NVIDIA's driver; make test runs them on PoCL)."""
+    def run_on_gpu(cl, *args):
+        if not default_device_is_a_gpu(cl):
+            raise Skip("the default OpenCL device is not a GPU (--cl-list); make test runs this on PoCL")
+        return fn(cl, *args)
+    return run_on_gpu
+
+
+def reference_graded_on_the_gpu(cl):
+    """The reference solution graded as a submission (grading/grade, jailed as any submission, its
+    hidden cases several to a process) on the GPU's OpenCL driver: every hidden case passes. The
+    safety runs need oclgrind, which a GPU host may lack: not made here (make test's batch runs them)."""
+    import grader_tests
+    from convlab_grader import spec as specs
+    with tempfile.TemporaryDirectory() as tmp:
+        batch = os.path.join(tmp, "batch")
+        grader_tests.make_batch(cl.n, [], batch, True)
+        results = grader_tests.grade_folder(cl.n, batch, os.path.join(tmp, "grading"), ["--no-sanitizer"])
+    reference, rubric = results["reference-solution"], specs.load(cl.n)["rubric"]
+    assert reference["scores"]["correctness"] == rubric["correctness"], json.dumps(reference["variants"])[:3000]
+    assert results["untouched-skeleton"]["scores"]["correctness"] == 0, results["untouched-skeleton"]["scores"]
+
+
+def gpu_tests(cl, cli):
+    """The OpenCL lab's tests (cli: its cli_tests) again under make test-gpu, on the GPU's OpenCL
+    driver when it is the default device (skipped otherwise), and its reference graded there."""
+    found = [(f"{cl.name} GPU (OpenCL, the GPU's driver): {name.split(': ', 1)[1]}", on_the_gpus_driver(fn), *args, False)
+             for name, fn, *args in cli if "(OpenCL" in name]  # not the tests of the files' text alone
+    found.append((f"{cl.name} GPU (OpenCL, the GPU's driver): the reference solution graded, every hidden case passes",
+                  on_the_gpus_driver(reference_graded_on_the_gpu), cl, True))
+    return found
