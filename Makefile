@@ -51,8 +51,13 @@ else ifneq ($(CUDA_ARCH),)
   GENCODE := -gencode arch=compute_$(ARCH_NUM),code=[sm_$(ARCH_NUM),compute_$(ARCH_NUM)]
   ARCH_DESCRIPTION := $(CUDA_ARCH)$(if $(GPU_CC), (detected from the installed GPU), (from CUDA_ARCH))
 else
-  GENCODE := -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=compute_80
-  ARCH_DESCRIPTION := PTX for compute_75 and compute_80 (no GPU detected; CUDA_ARCH=all for machine code of sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)))
+  # No GPU to build for: PTX for compute_75, which the driver compiles at the first run for any GPU
+  # from Turing on. A file whose kernels test for compute_80 (asynchronous copies: lab 8's expert
+  # gradients) gets compute_80's PTX as well (SM80_PTX, below), so such a GPU runs its fast path;
+  # the other files compile once, not twice (the first make demo on a machine without a GPU).
+  GENCODE := -gencode arch=compute_75,code=compute_75
+  SM80_PTX := -gencode arch=compute_80,code=compute_80
+  ARCH_DESCRIPTION := PTX for compute_75$(comma) and compute_80 for the files that test for it (no GPU detected; CUDA_ARCH=all for machine code of sm_$(subst $(space),$(comma)sm_,$(DEFAULT_ARCHS)))
 endif
 
 # ---- CUPTI ----------------------------------------------------------------------------------
@@ -90,6 +95,9 @@ ifeq ($(filter clean help,$(MAKECMDGOALS)),)
 endif
 
 objects = $(patsubst %,build/obj/%.o,$(basename $(1)))
+ifneq ($(SM80_PTX),)
+$(call objects,$(shell grep -rl --include='*.cu' '__CUDA_ARCH__ >= 800' labs solutions common 2>/dev/null)): NVCCFLAGS += $(SM80_PTX)
+endif
 # The graded build's objects of the same files: a .cl file's holds its text (build/obj/embedded/).
 graded_objects = $(call objects,$(filter-out %.cl,$(1))) $(patsubst %.cl,build/obj/embedded/%.o,$(filter %.cl,$(1)))
 
@@ -234,7 +242,7 @@ build/bin/imagegen: build/obj/common/tools/imagegen.o $(COMMON_LIB)
 	$(link)
 
 # ---- entry points ---------------------------------------------------------------------------
-.PHONY: help all deps deps-build deps-test deps-bench deps-opencl deps-report doctor report compare test test-gpu demo bench images clean dist-student no-solutions grade test-grader-gpu slurm-run \
+.PHONY: help all deps deps-build deps-test deps-bench deps-opencl deps-report doctor report compare test test-gpu demo bench cuda-vs-opencl images clean dist-student no-solutions grade test-grader-gpu slurm-run \
         debug sass sanitize profile
 
 help:
@@ -250,6 +258,7 @@ help:
 	@echo "  make compare REPORTS=\"a.json b.json\"  saved reports of one lab side by side: compare-labN/ (one table, one plot)"
 	@echo "  make slurm-run LAB=n   build and run labN as a job on a Slurm cluster's GPU node (ARGS=...); the report stays here"
 	@echo "  make bench             Google Benchmark of the CPU references (ARGS=--benchmark_format=json)"
+	@echo "  make cuda-vs-opencl    CUDA against OpenCL on one GPU in one process: build/bin/cuda-vs-opencl (handouts/lab11.md)"
 	@echo "  make deps              install the Debian/Ubuntu packages convlab needs"
 	@echo "  make doctor            toolkit, driver, GPU, architecture and every dependency"
 	@echo "  make images            regenerate the sample images in images/"
@@ -370,6 +379,16 @@ compare: | deps-report
 
 bench: build/bin/bench_reference
 	build/bin/bench_reference $(ARGS)
+
+# measurements/cuda_vs_opencl.cpp: the solutions' CUDA kernels of labs 1 and 3 against their
+# OpenCL ones of labs 11 and 12, on one GPU in one process (the handouts of labs 11 and 12).
+CUDA_VS_OPENCL := measurements/cuda_vs_opencl.cpp solutions/lab1/conv2d_naive.cu solutions/lab3/conv2d_tiled.cu \
+                  solutions/lab11/conv2d_naive.cl solutions/lab12/conv2d_tiled.cl
+$(call objects,$(CUDA_VS_OPENCL)): | deps-opencl
+build/bin/cuda-vs-opencl: EXTRA_LDLIBS := -lOpenCL
+build/bin/cuda-vs-opencl: $(call objects,$(CUDA_VS_OPENCL) $(OPENCL_SRC)) $(COMMON_LIB)
+	$(link)
+cuda-vs-opencl: build/bin/cuda-vs-opencl
 
 images: build/bin/imagegen
 	build/bin/imagegen --size 320x240 --channels 1 --seed 1 --out images/sample-grey.png

@@ -4,6 +4,7 @@ PoCL where there is no GPU (lab_suites/opencl.py: the tests every OpenCL lab has
 CUDA GPU rows (no GPU dict), as lab 11. Its grading spec is grading/cases/lab12.json (correctness
 alone for now, as lab 11's); its known-bad submissions are graded on PoCL by grader_tests."""
 from lab_suites import opencl
+from testkit import Skip, gpu_available, lab, make
 
 LAB = opencl.ClLab(
     n=12,
@@ -20,13 +21,50 @@ LAB = opencl.ClLab(
 )
 
 
+DESIGNS = ("naive, mask in global memory", "naive, mask in constant memory", "tiled 16x16, (16+k-1)^2 tile")
+
+
+def cuda_vs_opencl_refuses_and_skips():
+    """build/bin/cuda-vs-opencl (measurements/cuda_vs_opencl.cpp, make cuda-vs-opencl) builds; a lab
+    option it does not honour is refused in one line (exit 2), not ignored; without a CUDA GPU it
+    says so in one line and exits 3."""
+    make("build/bin/cuda-vs-opencl")
+    status, out, err = lab("cuda-vs-opencl", "--format", "json")
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "--format is not an option of this comparison" in err, (status, err)
+    status, out, err = lab("cuda-vs-opencl", "--rounds", "0")
+    assert status == 2 and "--rounds 0" in err, (status, err)
+    if gpu_available():
+        raise Skip("a CUDA GPU is here: make test-gpu runs the comparison")
+    status, out, err = lab("cuda-vs-opencl", "--size", "40x30")
+    assert status == 3 and len(err.strip().splitlines()) == 1 and "needs a CUDA GPU" in err, (status, out, err)
+
+
+def cuda_vs_opencl_on_one_gpu():
+    """On a CUDA GPU with an OpenCL device: every design at two masks checked on both sides before
+    and after timing, and a row of times, ratio and % copy each."""
+    make("build/bin/cuda-vs-opencl")
+    status, out, err = lab("cuda-vs-opencl", "--size", "301x203", "--channels", "3", "--mask", "gauss:3:1,gauss:31:8", "--rounds", "2",
+                           "--reps", "3", "--warmup", "1")
+    assert status == 0, (status, out[-2000:], err[-2000:])
+    rows = [line for line in out.splitlines() if line.startswith(DESIGNS)]
+    assert len(rows) == 6 and not any("FAIL" in r for r in rows), out
+    for r in rows:
+        numbers = [float(x.rstrip("%")) for x in r.split()[-6:]]
+        assert all(n > 0 for n in numbers), r
+
+
 def cli_tests():
     # The compile error goes in front of TODO 1, in conv2d_tiled_kernel: that file's one kernel
     # fails to build, the lab 11 kernels still run. Every group is 16x16: the kernel's limit.
     return opencl.cli_tests(LAB, compile_error=(1, ["tiled"]),
-                            work_group_limits={v: "CL_KERNEL_WORK_GROUP_SIZE 128" for v in LAB.variants})
+                            work_group_limits={v: "CL_KERNEL_WORK_GROUP_SIZE 128" for v in LAB.variants}) + [
+        ("cuda-vs-opencl: builds, refuses an option it does not honour, says it needs a CUDA GPU where there is none",
+         cuda_vs_opencl_refuses_and_skips)]
 
 
 def gpu_tests():
-    """make test-gpu: the tests above on the GPU's OpenCL driver, and the reference graded there."""
-    return opencl.gpu_tests(LAB, cli_tests())
+    """make test-gpu: the tests above on the GPU's OpenCL driver, the reference graded there, and
+    CUDA against OpenCL in one process."""
+    return opencl.gpu_tests(LAB, cli_tests()) + [
+        ("lab12 GPU: cuda-vs-opencl, labs 1 and 3 against 11 and 12 in one process: every design checked and timed",
+         cuda_vs_opencl_on_one_gpu, True)]

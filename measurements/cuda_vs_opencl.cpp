@@ -1,0 +1,192 @@
+// CUDA against OpenCL on one GPU, in one process (issue 42; the handouts of labs 11 and 12).
+// The same three designs written twice, run on the same image and masks through the kit's two
+// device back ends: lab 1's and lab 11's naive kernel with the mask in global and in constant
+// memory (16x16 blocks and work-groups), lab 3's and lab 12's 16x16 tile. Each result is checked
+// against the CPU reference before it is timed. The two sides are timed in turns, a round of
+// --reps timed runs of one then a round of the other, ROUNDS times, each side's time the median
+// of its rounds' medians: whatever the GPU's clocks or the machine do during the run falls on
+// both. The ratio is OpenCL's time over CUDA's; % copy is against each API's own
+// device-to-device copy on this GPU, % FP32 against the GPU's FP32 peak (CUDA's figures).
+//
+//   make cuda-vs-opencl && build/bin/cuda-vs-opencl [--size 2800 --channels 3 --mask box:3,box:5,box:7 ...]
+// Options are the labs' (--size, --channels, --mask, --border, --image, --reps, --warmup,
+// --cl-device, --cl-list); --rounds N in "Lab". Exit 3 without a CUDA GPU or an OpenCL device.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "common/check/check.hpp"
+#include "common/cli/guarded_main.hpp"
+#include "common/cli/lab_input.hpp"
+#include "common/cli/options.hpp"
+#include "common/core/border.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/exit_status.hpp"
+#include "common/core/reference.hpp"
+#include "common/device/gpu_session.hpp"
+#include "common/families/filters/cl_device.hpp"
+#include "labs/lab1/lab1.hpp"
+#include "labs/lab3/lab3.hpp"
+
+namespace {
+
+using namespace convlab;
+
+// One design, written for both APIs.
+struct Design {
+    std::string name;
+    GpuVariant cuda;
+    GpuVariant opencl;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The result in the device's output buffer against the reference: "" when it passes.
+std::string wrong_output(const ImageDevice& device, const GpuVariant& v, const Mask& mask, const Image& image,
+                         const std::vector<float>& reference, const std::string& api) {
+    std::vector<float> out(image.elements());
+    device.fetch_output(out.data());
+    const CheckResult result = check_output(out.data(), reference.data(), image.width, image.height, image.channels,
+                                            tolerance_for(mask), mask.radius(), v.tile);
+    return result.passed ? "" : api + ": " + result.summary();
+}
+
+// The variant run once on a poisoned output and checked: "" when it passes.
+std::string checked(ImageDevice& device, const GpuVariant& v, const Mask& mask, const Image& image, const std::vector<float>& reference,
+                    const std::string& api) {
+    if (v.prepare) device.run([&] { v.prepare(mask); });
+    device.poison_output();
+    device.run([&] { v.launch(device.args()); });
+    return wrong_output(device, v, mask, image, reference, api);
+}
+
+// The labs' options this program honours; any other (--format, --demo, --variant...) is refused,
+// not ignored.
+void refuse_other_options(int argc, char** argv) {
+    static const std::vector<std::string> accepted = {"--size", "--channels", "--mask", "--border", "--image", "--seed", "--reps",
+                                                      "--warmup", "--no-flush", "--cl-device", "--cl-list", "--rounds", "--help"};
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i], option = word.substr(0, word.find('='));
+        if (option.rfind("--", 0) == 0 && std::find(accepted.begin(), accepted.end(), option) == accepted.end()) {
+            std::string list;
+            for (const std::string& a : accepted) list += (list.empty() ? "" : ", ") + a;
+            throw InputError(option + " is not an option of this comparison; accepted: " + list);
+        }
+    }
+}
+
+int run(int argc, char** argv) {
+    refuse_other_options(argc, argv);
+    LabSpec spec;
+    spec.number = 12;  // the options are lab 12's (its --help says "lab12"): the sweep, the tile's mask sizes
+    spec.title = "CUDA against OpenCL on one GPU, in one process (build/bin/cuda-vs-opencl: labs 1 and 3 against 11 and 12)";
+    spec.max_mask_size = 31;
+    spec.default_mask = "gauss:3:1,gauss:5:1.5,gauss:7:2,gauss:9:2.5,gauss:15:4,gauss:31:8";  // lab 3's sweep
+    spec.default_channels = 1;
+    spec.lab_options = {{"rounds", "timed rounds of each side, taken in turns (each --reps runs)", "5"}};
+    const auto cl = ClBackend::for_lab(spec);  // --cl-list, --cl-device
+    const ClNdRange groups{2, 16, 16};
+    const auto tile_bytes = [](const ConvArgs& a) {  // lab 12's (16 + k - 1)^2 tile of `channels` floats
+        const size_t side = 16 + a.k - 1;
+        return side * side * a.channels * sizeof(float);
+    };
+    std::vector<Design> designs = {
+        {"naive, mask in global memory",
+         {"cuda", "", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
+         cl->variant("opencl", "", {"conv2d_naive.cl", "conv2d_naive_kernel", groups})},
+        {"naive, mask in constant memory",
+         {"cuda", "", launch_conv2d_naive_const, copy_mask_to_constant, nullptr, {16, 16}},
+         cl->variant("opencl", "", {"conv2d_naive.cl", "conv2d_naive_const_kernel", groups})},
+        {"tiled 16x16, (16+k-1)^2 tile",
+         {"cuda", "", launch_conv2d_tiled, copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}},
+         cl->variant("opencl", "", {"conv2d_tiled.cl", "conv2d_tiled_kernel", groups, tile_bytes})},
+    };
+    const Options options = parse_options(argc, argv, spec);
+    if (options.help) {
+        std::cout << options.help_text;
+        return int(kExitPass);
+    }
+    if (const auto own = spec.device->run_own_mode(options)) return *own;  // --cl-list
+    const int rounds = std::stoi(options.lab_values.at("rounds"));
+    if (rounds < 1) throw InputError("--rounds " + std::to_string(rounds) + "; accepted: 1 or more");
+    if (const std::string why = gpu_unavailable_reason(); !why.empty()) {
+        std::cerr << "cuda-vs-opencl: " << why << ": this comparison needs a CUDA GPU\n";
+        return int(kExitNoGpu);
+    }
+    if (const std::string why = spec.device->unavailable_reason(options); !why.empty()) {
+        std::cerr << "cuda-vs-opencl: " << why << "\n";
+        return int(kExitNoGpu);
+    }
+    std::string source;
+    const Image image = make_lab_input(options, spec.default_channels, &source);
+    int max_k = 0;
+    for (const Mask& m : options.masks) max_k = std::max(max_k, m.k);
+    GpuSession cuda;
+    const std::unique_ptr<ImageDevice> opencl = spec.device->open(options);
+    cuda.load_image(image, options.border, max_k, 0, false);
+    opencl->load_image(image, options.border, max_k, 0, false);
+    const double peak = cuda.info().fp32_peak_gflops(), cuda_copy = cuda.copy_bandwidth_gbs(), cl_copy = opencl->copy_bandwidth_gbs();
+    std::printf("CUDA     %s (%s), copy %.0f GB/s, FP32 peak %.0f GFLOP/s\n", cuda.info().name.c_str(), cuda.info().arch().c_str(), cuda_copy,
+                peak);
+    std::printf("OpenCL   %s on %s, copy %.0f GB/s\n", opencl->info().name.c_str(), opencl->info().platform.c_str(), cl_copy);
+    std::printf("Input    %s %dx%d, %d channel(s); border %s\n", source.c_str(), image.width, image.height, image.channels,
+                border_name(options.border));
+    std::printf("Timing   %d rounds a side in turns, each the median of %d runs after %d warm-ups%s; a side's time the median of its rounds\n\n",
+                rounds, options.reps, options.warmup, options.flush_l2 ? ", the L2 flushed before each" : "");
+    std::printf("%-32s %-12s %10s %10s %8s %8s %8s %8s\n", "design", "mask", "CUDA ms", "OpenCL ms", "OCL/CUDA", "CUDA %cp", "OCL %cp",
+                "CUDA %fp");
+    const TimingPlan plan{options.warmup, options.reps, options.flush_l2};
+    bool all_passed = true;
+    std::vector<float> reference(image.elements());
+    for (const Mask& mask : options.masks) {
+        conv2d_cpu_omp(image, mask, options.border, reference.data(), omp_get_max_threads());
+        cuda.load_mask(mask);
+        opencl->load_mask(mask);
+        const double bytes = double(image.elements()) * (1 + sizeof(float));
+        const double flops = double(image.elements()) * 2.0 * mask.k * mask.k;
+        for (const Design& d : designs) {
+            std::string wrong = checked(cuda, d.cuda, mask, image, reference, "CUDA");
+            if (wrong.empty()) wrong = checked(*opencl, d.opencl, mask, image, reference, "OpenCL");
+            if (!wrong.empty()) {
+                all_passed = false;
+                std::printf("%-32s %-12s FAIL: %s\n", d.name.c_str(), mask.spec.c_str(), wrong.c_str());
+                continue;
+            }
+            std::vector<double> cuda_ms, cl_ms;
+            for (int r = 0; r < rounds; ++r) {
+                if (d.cuda.prepare) cuda.run([&] { d.cuda.prepare(mask); });
+                cuda_ms.push_back(cuda.time([&] { d.cuda.launch(cuda.args()); }, plan, false).median_ms);
+                cl_ms.push_back(opencl->time([&] { d.opencl.launch(opencl->args()); }, plan, false).median_ms);
+            }
+            // Checked again after timing: the last timed run's output of each side.
+            wrong = wrong_output(cuda, d.cuda, mask, image, reference, "CUDA after timing");
+            if (wrong.empty()) wrong = wrong_output(*opencl, d.opencl, mask, image, reference, "OpenCL after timing");
+            if (!wrong.empty()) {
+                all_passed = false;
+                std::printf("%-32s %-12s FAIL: %s\n", d.name.c_str(), mask.spec.c_str(), wrong.c_str());
+                continue;
+            }
+            const double c = median(cuda_ms), o = median(cl_ms);
+            std::printf("%-32s %-12s %10.4f %10.4f %8.3f %7.1f%% %7.1f%% %7.1f%%\n", d.name.c_str(), mask.spec.c_str(), c, o, o / c,
+                        100.0 * bytes / (c * 1e-3) / (cuda_copy * 1e9), cl_copy > 0 ? 100.0 * bytes / (o * 1e-3) / (cl_copy * 1e9) : 0.0,
+                        peak > 0 ? 100.0 * flops / (c * 1e-3) / (peak * 1e9) : 0.0);
+        }
+    }
+    for (const std::string& note : opencl->notes()) std::printf("\n%s", note.c_str());
+    std::printf("\n");
+    return int(all_passed ? kExitPass : kExitCheckFailed);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return convlab::guarded_main("cuda-vs-opencl", "a smaller --size", [&] { return run(argc, argv); });
+}
