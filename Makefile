@@ -388,7 +388,7 @@ $(call objects,$(CUDA_VS_OPENCL)): | deps-opencl
 build/bin/cuda-vs-opencl: EXTRA_LDLIBS := -lOpenCL
 build/bin/cuda-vs-opencl: $(call objects,$(CUDA_VS_OPENCL) $(OPENCL_SRC)) $(COMMON_LIB)
 	$(link)
-cuda-vs-opencl: build/bin/cuda-vs-opencl
+cuda-vs-opencl: $(if $(HAVE_SOLUTIONS),build/bin/cuda-vs-opencl,no-solutions)
 
 images: build/bin/imagegen
 	build/bin/imagegen --size 320x240 --channels 1 --seed 1 --out images/sample-grey.png
