@@ -21,6 +21,9 @@ RUNNERS = {"compute-sanitizer": ("memcheck", "racecheck", "synccheck", "initchec
 OCLGRIND_FLAGS = {"memcheck": [], "racecheck": ["--data-races"]}
 OCLGRIND_DEVICE = "Oclgrind Simulator"  # the device name its runtime gives (Oclgrind 21.10)
 OCLGRIND_LOG = "oclgrind.log"
+# Findings a run's log keeps (--max-errors): enough that a kernel's first invalid accesses do not
+# crowd out its races, which racecheck's verdict reads, and a log stays far under LOG_LIMIT.
+OCLGRIND_MAX_ERRORS = 50
 LOG_LIMIT = 64 * 1024  # what is read of a log: its first findings are all a deduction names
 
 
@@ -38,7 +41,7 @@ def command(spec, tool, folder):
     """The words put in front of the graded program to run it under `tool`; `folder` is the
     run's tool folder (folder_name), where oclgrind writes its log."""
     if runner(spec) == "oclgrind":
-        return ["oclgrind", *OCLGRIND_FLAGS[tool], "--max-errors", "5", "--log", os.path.join(folder, OCLGRIND_LOG)]
+        return ["oclgrind", *OCLGRIND_FLAGS[tool], "--max-errors", str(OCLGRIND_MAX_ERRORS), "--log", os.path.join(folder, OCLGRIND_LOG)]
     return ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5"]
 
 
