@@ -84,7 +84,8 @@ def graded_run(session, sub, case, name, variants, limit, tool=None):
     args = case_args(session, case)
     extra = ["--sanitized"] if tool else []
     # The tool's own folder, where the run may write (oclgrind's log), apart from the raw results.
-    wrap = sanitizer_tools.command(session.spec, tool, session.scratch(sub, sanitizer_tools.folder_name(name))) if tool else []
+    log_folder = session.scratch(sub, sanitizer_tools.folder_name(name)) if tool and sanitizer_tools.writes_a_log(session.spec) else None
+    wrap = sanitizer_tools.command(session.spec, tool, log_folder) if tool else []
     if not session.spec.get("stages"):
         out = session.scratch(sub, name)
         ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),

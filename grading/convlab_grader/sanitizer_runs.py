@@ -35,7 +35,8 @@ def run_sanitizer(session, sub):
     def compared_run(number, tool, case):
         name = f"sanitizer-{number}"
         ran, inside = hidden_cases.graded_run(session, sub, case, name, s["variants"], s.get("time_limit_s", 180), tool)
-        clean, found = sanitizer_tools.findings(session.spec, tool, ran, os.path.join(sub.folder, sanitizer_tools.folder_name(name)))
+        log_folder = os.path.join(sub.folder, sanitizer_tools.folder_name(name)) if sanitizer_tools.writes_a_log(session.spec) else None
+        clean, found = sanitizer_tools.findings(session.spec, tool, ran, log_folder)
         if ran.timed_out or ran.crashed:
             clean = False
         if clean:
