@@ -10,7 +10,8 @@
 //
 //   make cuda-vs-opencl && build/bin/cuda-vs-opencl [--size 2800 --channels 3 --mask box:3,box:5,box:7 ...]
 // Options are the labs' (--size, --channels, --mask, --border, --image, --reps, --warmup,
-// --cl-device, --cl-list); --rounds N in "Lab". Exit 3 without a CUDA GPU or an OpenCL device.
+// --cl-device, --cl-list, --format text|json); --rounds N in "Lab". Exit 3 without a CUDA GPU or
+// an OpenCL device.
 #include <omp.h>
 
 #include <algorithm>
@@ -18,6 +19,8 @@
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "common/check/check.hpp"
 #include "common/cli/guarded_main.hpp"
@@ -68,11 +71,68 @@ std::string checked(ImageDevice& device, const GpuVariant& v, const Mask& mask, 
     return wrong_output(device, v, mask, image, reference, api);
 }
 
-// The labs' options this program honours; any other (--format, --demo, --variant...) is refused,
+// One design at one mask: its two times, or what was wrong ("" when both sides passed).
+struct Row {
+    std::string design, mask;
+    double bytes = 0, flops = 0;  // the byte model (1 B in, 4 B out a value) and 2 K^2 flops a value
+    std::string wrong;
+    double cuda_ms = 0, opencl_ms = 0;
+};
+
+struct Comparison {
+    std::string cuda, opencl, input, timing;
+    double cuda_copy_gbs = 0, opencl_copy_gbs = 0, fp32_peak_gflops = 0;
+    std::vector<Row> rows;
+    std::vector<std::string> notes;
+};
+
+double pct(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
+double gbs(const Row& r, double ms) { return r.bytes / (ms * 1e-3) * 1e-9; }
+double gflops(const Row& r, double ms) { return r.flops / (ms * 1e-3) * 1e-9; }
+
+void print_text(const Comparison& c) {
+    std::printf("CUDA     %s, copy %.0f GB/s, FP32 peak %.0f GFLOP/s\n", c.cuda.c_str(), c.cuda_copy_gbs, c.fp32_peak_gflops);
+    std::printf("OpenCL   %s, copy %.0f GB/s\n", c.opencl.c_str(), c.opencl_copy_gbs);
+    std::printf("Input    %s\nTiming   %s\n\n", c.input.c_str(), c.timing.c_str());
+    std::printf("%-32s %-12s %10s %10s %8s %8s %8s %8s\n", "design", "mask", "CUDA ms", "OpenCL ms", "OCL/CUDA", "CUDA %cp", "OCL %cp",
+                "CUDA %fp");
+    for (const Row& r : c.rows) {
+        if (!r.wrong.empty()) {
+            std::printf("%-32s %-12s FAIL: %s\n", r.design.c_str(), r.mask.c_str(), r.wrong.c_str());
+            continue;
+        }
+        std::printf("%-32s %-12s %10.4f %10.4f %8.3f %7.1f%% %7.1f%% %7.1f%%\n", r.design.c_str(), r.mask.c_str(), r.cuda_ms, r.opencl_ms,
+                    r.opencl_ms / r.cuda_ms, pct(gbs(r, r.cuda_ms), c.cuda_copy_gbs), pct(gbs(r, r.opencl_ms), c.opencl_copy_gbs),
+                    pct(gflops(r, r.cuda_ms), c.fp32_peak_gflops));
+    }
+    for (const std::string& note : c.notes) std::printf("\n%s", note.c_str());
+    std::printf("\n");
+}
+
+nlohmann::json as_json(const Comparison& c) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Row& r : c.rows) {
+        nlohmann::json row = {{"design", r.design}, {"mask", r.mask}, {"status", r.wrong.empty() ? "pass" : "fail"}};
+        if (!r.wrong.empty()) row["message"] = r.wrong;
+        else {
+            row["cuda_ms"] = r.cuda_ms, row["opencl_ms"] = r.opencl_ms, row["opencl_over_cuda"] = r.opencl_ms / r.cuda_ms;
+            row["cuda_pct_copy"] = pct(gbs(r, r.cuda_ms), c.cuda_copy_gbs);
+            row["opencl_pct_copy"] = pct(gbs(r, r.opencl_ms), c.opencl_copy_gbs);
+            row["cuda_pct_fp32"] = pct(gflops(r, r.cuda_ms), c.fp32_peak_gflops);
+            row["opencl_pct_fp32"] = pct(gflops(r, r.opencl_ms), c.fp32_peak_gflops);
+        }
+        rows.push_back(row);
+    }
+    return {{"schema", "convlab.cuda-vs-opencl/1"}, {"cuda", c.cuda}, {"opencl", c.opencl}, {"input", c.input}, {"timing", c.timing},
+            {"cuda_copy_gbs", c.cuda_copy_gbs}, {"opencl_copy_gbs", c.opencl_copy_gbs}, {"fp32_peak_gflops", c.fp32_peak_gflops},
+            {"notes", c.notes}, {"rows", rows}};
+}
+
+// The labs' options this program honours; any other (--demo, --variant, --out...) is refused,
 // not ignored.
 void refuse_other_options(int argc, char** argv) {
     static const std::vector<std::string> accepted = {"--size", "--channels", "--mask", "--border", "--image", "--seed", "--reps",
-                                                      "--warmup", "--no-flush", "--cl-device", "--cl-list", "--rounds", "--help"};
+                                                      "--warmup", "--no-flush", "--cl-device", "--cl-list", "--rounds", "--format", "--help"};
     for (int i = 1; i < argc; ++i) {
         const std::string word = argv[i], option = word.substr(0, word.find('='));
         if (option.rfind("--", 0) == 0 && std::find(accepted.begin(), accepted.end(), option) == accepted.end()) {
@@ -115,6 +175,8 @@ int run(int argc, char** argv) {
         return int(kExitPass);
     }
     if (const auto own = spec.device->run_own_mode(options)) return *own;  // --cl-list
+    if (options.format != Format::Text && options.format != Format::Json)
+        throw InputError("--format: this comparison writes text or json; accepted: --format text, --format json");
     const int rounds = std::stoi(options.lab_values.at("rounds"));
     if (rounds < 1) throw InputError("--rounds " + std::to_string(rounds) + "; accepted: 1 or more");
     if (const std::string why = gpu_unavailable_reason(); !why.empty()) {
@@ -133,55 +195,47 @@ int run(int argc, char** argv) {
     const std::unique_ptr<ImageDevice> opencl = spec.device->open(options);
     cuda.load_image(image, options.border, max_k, 0, false);
     opencl->load_image(image, options.border, max_k, 0, false);
-    const double peak = cuda.info().fp32_peak_gflops(), cuda_copy = cuda.copy_bandwidth_gbs(), cl_copy = opencl->copy_bandwidth_gbs();
-    std::printf("CUDA     %s (%s), copy %.0f GB/s, FP32 peak %.0f GFLOP/s\n", cuda.info().name.c_str(), cuda.info().arch().c_str(), cuda_copy,
-                peak);
-    std::printf("OpenCL   %s on %s, copy %.0f GB/s\n", opencl->info().name.c_str(), opencl->info().platform.c_str(), cl_copy);
-    std::printf("Input    %s %dx%d, %d channel(s); border %s\n", source.c_str(), image.width, image.height, image.channels,
-                border_name(options.border));
-    std::printf("Timing   %d rounds a side in turns, each the median of %d runs after %d warm-ups%s; a side's time the median of its rounds\n\n",
-                rounds, options.reps, options.warmup, options.flush_l2 ? ", the L2 flushed before each" : "");
-    std::printf("%-32s %-12s %10s %10s %8s %8s %8s %8s\n", "design", "mask", "CUDA ms", "OpenCL ms", "OCL/CUDA", "CUDA %cp", "OCL %cp",
-                "CUDA %fp");
+    Comparison out;
+    out.cuda = cuda.info().name + " (" + cuda.info().arch() + ")";
+    out.opencl = opencl->info().name + " on " + opencl->info().platform;
+    out.cuda_copy_gbs = cuda.copy_bandwidth_gbs();
+    out.opencl_copy_gbs = opencl->copy_bandwidth_gbs();
+    out.fp32_peak_gflops = cuda.info().fp32_peak_gflops();
+    out.input = source + " " + std::to_string(image.width) + "x" + std::to_string(image.height) + ", " +
+                std::to_string(image.channels) + " channel(s); border " + border_name(options.border);
+    out.timing = std::to_string(rounds) + " rounds a side in turns, each the median of " + std::to_string(options.reps) + " runs after " +
+                 std::to_string(options.warmup) + " warm-ups" + (options.flush_l2 ? ", the L2 flushed before each" : "") +
+                 "; a side's time the median of its rounds";
     const TimingPlan plan{options.warmup, options.reps, options.flush_l2};
-    bool all_passed = true;
     std::vector<float> reference(image.elements());
     for (const Mask& mask : options.masks) {
         conv2d_cpu_omp(image, mask, options.border, reference.data(), omp_get_max_threads());
         cuda.load_mask(mask);
         opencl->load_mask(mask);
-        const double bytes = double(image.elements()) * (1 + sizeof(float));
-        const double flops = double(image.elements()) * 2.0 * mask.k * mask.k;
         for (const Design& d : designs) {
-            std::string wrong = checked(cuda, d.cuda, mask, image, reference, "CUDA");
-            if (wrong.empty()) wrong = checked(*opencl, d.opencl, mask, image, reference, "OpenCL");
-            if (!wrong.empty()) {
-                all_passed = false;
-                std::printf("%-32s %-12s FAIL: %s\n", d.name.c_str(), mask.spec.c_str(), wrong.c_str());
-                continue;
+            Row row{d.name, mask.spec, double(image.elements()) * (1 + sizeof(float)), double(image.elements()) * 2.0 * mask.k * mask.k};
+            row.wrong = checked(cuda, d.cuda, mask, image, reference, "CUDA");
+            if (row.wrong.empty()) row.wrong = checked(*opencl, d.opencl, mask, image, reference, "OpenCL");
+            if (row.wrong.empty()) {
+                std::vector<double> cuda_ms, cl_ms;
+                for (int r = 0; r < rounds; ++r) {
+                    if (d.cuda.prepare) cuda.run([&] { d.cuda.prepare(mask); });
+                    cuda_ms.push_back(cuda.time([&] { d.cuda.launch(cuda.args()); }, plan, false).median_ms);
+                    cl_ms.push_back(opencl->time([&] { d.opencl.launch(opencl->args()); }, plan, false).median_ms);
+                }
+                row.cuda_ms = median(cuda_ms);
+                row.opencl_ms = median(cl_ms);
+                // Checked again after timing: the last timed run's output of each side.
+                row.wrong = wrong_output(cuda, d.cuda, mask, image, reference, "CUDA after timing");
+                if (row.wrong.empty()) row.wrong = wrong_output(*opencl, d.opencl, mask, image, reference, "OpenCL after timing");
             }
-            std::vector<double> cuda_ms, cl_ms;
-            for (int r = 0; r < rounds; ++r) {
-                if (d.cuda.prepare) cuda.run([&] { d.cuda.prepare(mask); });
-                cuda_ms.push_back(cuda.time([&] { d.cuda.launch(cuda.args()); }, plan, false).median_ms);
-                cl_ms.push_back(opencl->time([&] { d.opencl.launch(opencl->args()); }, plan, false).median_ms);
-            }
-            // Checked again after timing: the last timed run's output of each side.
-            wrong = wrong_output(cuda, d.cuda, mask, image, reference, "CUDA after timing");
-            if (wrong.empty()) wrong = wrong_output(*opencl, d.opencl, mask, image, reference, "OpenCL after timing");
-            if (!wrong.empty()) {
-                all_passed = false;
-                std::printf("%-32s %-12s FAIL: %s\n", d.name.c_str(), mask.spec.c_str(), wrong.c_str());
-                continue;
-            }
-            const double c = median(cuda_ms), o = median(cl_ms);
-            std::printf("%-32s %-12s %10.4f %10.4f %8.3f %7.1f%% %7.1f%% %7.1f%%\n", d.name.c_str(), mask.spec.c_str(), c, o, o / c,
-                        100.0 * bytes / (c * 1e-3) / (cuda_copy * 1e9), cl_copy > 0 ? 100.0 * bytes / (o * 1e-3) / (cl_copy * 1e9) : 0.0,
-                        peak > 0 ? 100.0 * flops / (c * 1e-3) / (peak * 1e9) : 0.0);
+            out.rows.push_back(row);
         }
     }
-    for (const std::string& note : opencl->notes()) std::printf("\n%s", note.c_str());
-    std::printf("\n");
+    out.notes = opencl->notes();
+    if (options.format == Format::Json) std::cout << as_json(out).dump(1) << "\n";
+    else print_text(out);
+    const bool all_passed = std::all_of(out.rows.begin(), out.rows.end(), [](const Row& r) { return r.wrong.empty(); });
     return int(all_passed ? kExitPass : kExitCheckFailed);
 }
 

@@ -1,7 +1,7 @@
 """Lab 11's own tests: lab 1's naive kernels in OpenCL, run through the kit's OpenCL back end on
 PoCL where there is no GPU (lab_suites/opencl.py: the tests every OpenCL lab has). Lab 11 has no
 CUDA GPU rows (no GPU dict): gpu_suite's rows are CUDA's (the sanitizer, peer timing). Its grading
-spec is grading/cases/lab11.json (correctness alone for now); its known-bad submissions are graded
+spec is grading/cases/lab11.json (correctness, and safety under oclgrind); its known-bad submissions are graded
 on PoCL by grader_tests (grade_opencl_batch)."""
 import re
 

@@ -1,8 +1,10 @@
 """Lab 12's own tests: lab 3's tiled kernel in OpenCL (the tile in local memory sized at run time,
 loaded in passes) beside the student's lab 11 kernels, run through the kit's OpenCL back end on
 PoCL where there is no GPU (lab_suites/opencl.py: the tests every OpenCL lab has). Lab 12 has no
-CUDA GPU rows (no GPU dict), as lab 11. Its grading spec is grading/cases/lab12.json (correctness
-alone for now, as lab 11's); its known-bad submissions are graded on PoCL by grader_tests."""
+CUDA GPU rows (no GPU dict), as lab 11. Its grading spec is grading/cases/lab12.json (correctness,
+and safety under oclgrind, as lab 11's); its known-bad submissions are graded on PoCL by grader_tests."""
+import json
+
 from lab_suites import opencl
 from testkit import Skip, gpu_available, lab, make
 
@@ -29,8 +31,10 @@ def cuda_vs_opencl_refuses_and_skips():
     option it does not honour is refused in one line (exit 2), not ignored; without a CUDA GPU it
     says so in one line and exits 3."""
     make("build/bin/cuda-vs-opencl")
-    status, out, err = lab("cuda-vs-opencl", "--format", "json")
-    assert status == 2 and len(err.strip().splitlines()) == 1 and "--format is not an option of this comparison" in err, (status, err)
+    status, out, err = lab("cuda-vs-opencl", "--demo")
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "--demo is not an option of this comparison" in err, (status, err)
+    status, out, err = lab("cuda-vs-opencl", "--format", "md")
+    assert status == 2 and "accepted: --format text, --format json" in err, (status, err)
     status, out, err = lab("cuda-vs-opencl", "--rounds", "0")
     assert status == 2 and "--rounds 0" in err, (status, err)
     if gpu_available():
@@ -43,14 +47,16 @@ def cuda_vs_opencl_on_one_gpu():
     """On a CUDA GPU with an OpenCL device: every design at two masks checked on both sides before
     and after timing, and a row of times, ratio and % copy each."""
     make("build/bin/cuda-vs-opencl")
-    status, out, err = lab("cuda-vs-opencl", "--size", "301x203", "--channels", "3", "--mask", "gauss:3:1,gauss:31:8", "--rounds", "2",
-                           "--reps", "3", "--warmup", "1")
+    args = ["--size", "301x203", "--channels", "3", "--mask", "gauss:3:1,gauss:31:8", "--rounds", "2", "--reps", "3", "--warmup", "1"]
+    status, out, err = lab("cuda-vs-opencl", *args, "--format", "json")
     assert status == 0, (status, out[-2000:], err[-2000:])
-    rows = [line for line in out.splitlines() if line.startswith(DESIGNS)]
-    assert len(rows) == 6 and not any("FAIL" in r for r in rows), out
-    for r in rows:
-        numbers = [float(x.rstrip("%")) for x in r.split()[-6:]]
-        assert all(n > 0 for n in numbers), r
+    doc = json.loads(out)
+    rows = [(r["design"], r["mask"], r["status"]) for r in doc["rows"]]
+    assert rows == [(d, m, "pass") for m in ("gauss:3:1", "gauss:31:8") for d in DESIGNS], rows
+    figures = ("cuda_ms", "opencl_ms", "opencl_over_cuda", "cuda_pct_copy", "opencl_pct_copy", "cuda_pct_fp32")
+    assert all(r[f] > 0 for r in doc["rows"] for f in figures), doc["rows"]
+    status, text, err = lab("cuda-vs-opencl", *args)  # the same rows as a table
+    assert status == 0 and sum(line.startswith(DESIGNS) for line in text.splitlines()) == 6, text
 
 
 def cli_tests():
