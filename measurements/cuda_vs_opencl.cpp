@@ -34,6 +34,8 @@
 #include "common/families/filters/cl_device.hpp"
 #include "labs/lab1/lab1.hpp"
 #include "labs/lab3/lab3.hpp"
+#include "labs/lab11/lab11.hpp"
+#include "labs/lab12/lab12.hpp"
 
 namespace {
 
@@ -153,21 +155,16 @@ int run(int argc, char** argv) {
     spec.default_channels = 1;
     spec.lab_options = {{"rounds", "timed rounds of each side, taken in turns (each --reps runs)", "5"}};
     const auto cl = ClBackend::for_lab(spec);  // --cl-list, --cl-device
-    const ClNdRange groups{2, 16, 16};
-    const auto tile_bytes = [](const ConvArgs& a) {  // lab 12's (16 + k - 1)^2 tile of `channels` floats
-        const size_t side = 16 + a.k - 1;
-        return side * side * a.channels * sizeof(float);
-    };
     std::vector<Design> designs = {
         {"naive, mask in global memory",
          {"cuda", "", launch_conv2d_naive, nullptr, nullptr, {16, 16}},
-         cl->variant("opencl", "", {"conv2d_naive.cl", "conv2d_naive_kernel", groups})},
+         cl->variant("opencl", "", kLab11Naive2dGlobal)},
         {"naive, mask in constant memory",
          {"cuda", "", launch_conv2d_naive_const, copy_mask_to_constant, nullptr, {16, 16}},
-         cl->variant("opencl", "", {"conv2d_naive.cl", "conv2d_naive_const_kernel", groups})},
+         cl->variant("opencl", "", kLab11Naive2dConstant)},
         {"tiled 16x16, (16+k-1)^2 tile",
          {"cuda", "", launch_conv2d_tiled, copy_mask_to_tiled_constant, nullptr, {kLab3Tile, kLab3Tile}},
-         cl->variant("opencl", "", {"conv2d_tiled.cl", "conv2d_tiled_kernel", groups, tile_bytes})},
+         cl->variant("opencl", "", kLab12Tiled)},
     };
     const Options options = parse_options(argc, argv, spec);
     if (options.help) {

@@ -5,24 +5,23 @@
 #include "build/gen/lab11/manifest.hpp"
 #include "common/families/filters/cl_device.hpp"
 #include "common/families/filters/filter_lab.hpp"
+#include "labs/lab11/lab11.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;
     LabSpec spec = spec_of(kManifest);  // number, title and student files: labs/lab11/manifest
     spec.max_mask_size = 31;
     const auto cl = ClBackend::for_lab(spec);  // --cl-list, --cl-device
-    // The work-group shapes of lab 1's blocks, so that a CUDA run and an OpenCL run compare one design.
-    const ClNdRange groups_2d{2, 16, 16}, groups_1d{1, 256, 1};
-    // Mesa Hidalgo & Arenas took their work-group size from CUDA's occupancy figures, as OpenCL
+    // The work-group shapes of lab 1's blocks (lab11.hpp), so that a CUDA run and an OpenCL run
+    // compare one design. Mesa Hidalgo & Arenas took their work-group size from CUDA's occupancy figures, as OpenCL
     // does not say what suits a device; given none, the driver picks one (the report's notes say which).
     const ClNdRange driver_chooses{2, 0, 0, true};
     spec.gpu = {
         cl->variant("naive-2d-global", "2-D NDRange, 16x16 work-groups, one work-item per pixel, mask in __global memory",
-                    {"conv2d_naive.cl", "conv2d_naive_kernel", groups_2d}),
+                    kLab11Naive2dGlobal),
         cl->variant("naive-1d-global", "1-D NDRange of 256-item work-groups over the pixels in row-major order, mask in __global",
-                    {"conv2d_naive.cl", "conv2d_naive_1d_kernel", groups_1d}),
-        cl->variant("naive-2d-constant", "2-D NDRange, 16x16 work-groups, mask in __constant memory",
-                    {"conv2d_naive.cl", "conv2d_naive_const_kernel", groups_2d}),
+                    kLab11Naive1dGlobal),
+        cl->variant("naive-2d-constant", "2-D NDRange, 16x16 work-groups, mask in __constant memory", kLab11Naive2dConstant),
         cl->variant("naive-2d-driver-groups", "naive-2d-global's kernel given no work-group size (local_work_size NULL): the driver "
                     "chooses, and the notes say what", {"conv2d_naive.cl", "conv2d_naive_kernel", driver_chooses}),
     };

@@ -5,19 +5,8 @@
 #include "build/gen/lab12/manifest.hpp"
 #include "common/families/filters/cl_device.hpp"
 #include "common/families/filters/filter_lab.hpp"
-
-namespace {
-
-constexpr int kTile = 16;  // a work-group of 16x16 work-items computes a 16x16 output tile (TILE in the .cl)
-
-// The tile's local memory, set at every launch as lab 3's dynamic shared memory:
-// (16 + k - 1)^2 pixels of `channels` floats, 25 KB at k = 31 with 3 channels.
-size_t tile_bytes(const convlab::ConvArgs& a) {
-    const size_t side = kTile + a.k - 1;
-    return side * side * a.channels * sizeof(float);
-}
-
-}  // namespace
+#include "labs/lab11/lab11.hpp"
+#include "labs/lab12/lab12.hpp"
 
 int main(int argc, char** argv) {
     using namespace convlab;
@@ -27,15 +16,13 @@ int main(int argc, char** argv) {
     spec.default_channels = 1;
     spec.default_cpu_reps = 1;
     const auto cl = ClBackend::for_lab(spec);  // --cl-list, --cl-device
-    // The work-group shape of lab 3's blocks, so that a CUDA run and an OpenCL run compare one design.
-    const ClNdRange groups{2, kTile, kTile};
+    // The work-group shape of lab 3's blocks (lab11.hpp, lab12.hpp), so that a CUDA run and an
+    // OpenCL run compare one design.
     spec.gpu = {
-        cl->variant("lab11-naive", "your lab 11 kernel: 2-D NDRange, mask in __global memory",
-                    {"conv2d_naive.cl", "conv2d_naive_kernel", groups}),
-        cl->variant("lab11-naive-const", "your lab 11 kernel with the mask in __constant memory",
-                    {"conv2d_naive.cl", "conv2d_naive_const_kernel", groups}),
+        cl->variant("lab11-naive", "your lab 11 kernel: 2-D NDRange, mask in __global memory", kLab11Naive2dGlobal),
+        cl->variant("lab11-naive-const", "your lab 11 kernel with the mask in __constant memory", kLab11Naive2dConstant),
         cl->variant("tiled", "16x16 output tile, (16+k-1)^2 input tile in __local memory loaded in passes by every work-item",
-                    {"conv2d_tiled.cl", "conv2d_tiled_kernel", groups, tile_bytes}),
+                    kLab12Tiled),
     };
     spec.baseline = "lab11-naive";
     // Lab 3's experiments, so that its CUDA rows and these compare: Korbes 2010's results table (P3:
