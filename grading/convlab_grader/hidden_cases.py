@@ -75,16 +75,14 @@ def case_args(session, case):
     return cases.input_args(case) + session.spec.get("extra_args", [])
 
 
-def graded_run(session, sub, case, name, variants, limit, tool=None):
+def graded_run(session, sub, case, name, variants, limit, tool=None, log_folder=None):
     """The submission's graded binary on one case (under the spec's sanitizer's `tool` if given,
-    sanitizer_tools.command),
+    sanitizer_tools.command, writing its log in `log_folder` where it keeps one),
     its raw results checked by the trusted side. Returns (outcome, verdicts by raw name); in a lab
     graded stage by stage, of one run a graded stage, the outcome that tells most
     (sandbox.Outcome.combined), with the reports of them all."""
     args = case_args(session, case)
     extra = ["--sanitized"] if tool else []
-    # The tool's own folder, where the run may write (oclgrind's log), apart from the raw results.
-    log_folder = session.scratch(sub, sanitizer_tools.folder_name(name)) if tool and sanitizer_tools.writes_a_log(session.spec) else None
     wrap = sanitizer_tools.command(session.spec, tool, log_folder) if tool else []
     if not session.spec.get("stages"):
         out = session.scratch(sub, name)

@@ -5,7 +5,6 @@ runs side by side. Each run's results are checked by the trusted side like a hid
 the same case is run and checked without the tool too: a result whose verdict differs under the
 sanitizer (code that behaves only when watched, or only when not) makes the tool's verdict dirty."""
 import concurrent.futures
-import os
 import threading
 
 from . import cases, hidden_cases, sanitizer_tools, spec
@@ -34,8 +33,9 @@ def run_sanitizer(session, sub):
 
     def compared_run(number, tool, case):
         name = f"sanitizer-{number}"
-        ran, inside = hidden_cases.graded_run(session, sub, case, name, s["variants"], s.get("time_limit_s", 180), tool)
-        log_folder = os.path.join(sub.folder, sanitizer_tools.folder_name(name)) if sanitizer_tools.writes_a_log(session.spec) else None
+        # The tool's own folder, where the run may write (oclgrind's log), apart from the raw results.
+        log_folder = session.scratch(sub, f"{name}-tool") if sanitizer_tools.writes_a_log(session.spec) else None
+        ran, inside = hidden_cases.graded_run(session, sub, case, name, s["variants"], s.get("time_limit_s", 180), tool, log_folder)
         clean, found = sanitizer_tools.findings(session.spec, tool, ran, log_folder)
         if ran.timed_out or ran.crashed:
             clean = False

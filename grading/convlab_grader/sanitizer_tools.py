@@ -37,14 +37,9 @@ def writes_a_log(spec):
     return runner(spec) == "oclgrind"
 
 
-def folder_name(run_name):
-    """The folder of a run's own (in the submission's) where the tool writes, beside its results'."""
-    return f"{run_name}-tool"
-
-
 def command(spec, tool, folder):
-    """The words put in front of the graded program to run it under `tool`; `folder` is the
-    run's tool folder (folder_name) where the tool writes a log (writes_a_log), else None."""
+    """The words put in front of the graded program to run it under `tool`; `folder` is a folder
+    of the run's own where the tool writes a log (writes_a_log), else None."""
     if runner(spec) == "oclgrind":
         return ["oclgrind", *OCLGRIND_FLAGS[tool], "--max-errors", str(OCLGRIND_MAX_ERRORS), "--log", os.path.join(folder, OCLGRIND_LOG)]
     return ["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", "--print-limit=5"]
