@@ -75,6 +75,15 @@ else
   CUPTI_LDLIBS :=
 endif
 
+# ---- the OpenCL ICD loader -------------------------------------------------------------------
+# The OpenCL labs link the system's ICD loader (ocl-icd, which deps.sh installs), whose folder is
+# searched at run time before CUPTI's: the CUDA toolkit ships a loader of its own in the folder
+# CUPTI's rpath names, which would otherwise be the one loaded. On the H100 host (CUDA 13.0, driver
+# 580) that loader lists no platform inside the grader's jail and ignores an empty OCL_ICD_VENDORS,
+# where ocl-icd lists both the GPU and PoCL and honours it. OPENCL_LIB_DIR overrides what is found.
+OPENCL_LIB_DIR ?= $(patsubst %/,%,$(dir $(realpath $(shell $(CXX) -print-file-name=libOpenCL.so 2>/dev/null))))
+OPENCL_FIRST := $(if $(OPENCL_LIB_DIR),-L$(OPENCL_LIB_DIR) -Xlinker -rpath=$(OPENCL_LIB_DIR))
+
 # ---- flags ----------------------------------------------------------------------------------
 HOST_WARNINGS := -Wall -Wextra -Wno-missing-field-initializers
 CXXFLAGS := -std=c++17 $(OPT) -g $(HOST_WARNINGS) -fopenmp -ffp-contract=off -I. $(DEP_INCLUDES)
@@ -166,7 +175,11 @@ $(call objects,$(OPENCL_SRC)): | deps-opencl
 # ---- the same names completed. common/tools/manifest.sh reads a manifest; nothing about a lab
 # ---- is written here.
 LABS := $(sort $(patsubst labs/lab%/manifest,%,$(wildcard labs/lab*/manifest)))
-link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS) $(EXTRA_LDLIBS)
+link = @mkdir -p $(@D); $(NVCC) $(GENCODE) -o $@ $^ $(LINK_FIRST) $(LDLIBS) $(EXTRA_LDLIBS)
+# A link whose program must pass a check ($(1), where $$next names the new program) before it
+# replaces $@: written under a name of this shell's own and moved into place only once checked,
+# so that two makes building the same program at once never see, check or remove each other's.
+link_checked = @mkdir -p $(@D); next=$@.$$$$; $(NVCC) $(GENCODE) -o $$next $^ $(LINK_FIRST) $(LDLIBS) $(EXTRA_LDLIBS) && $(1) && mv -f $$next $@ || { rm -f $$next; exit 1; }
 manifest = $(shell common/tools/manifest.sh value $(1) $(2))
 
 # uses: the student build links the student's own files of earlier labs, the solution build the
@@ -189,6 +202,7 @@ build/obj/labs/lab$(1)/main.o: build/gen/lab$(1)/manifest.hpp
 lab$(1)_opencl := $$(if $$(filter OpenCL,$$(lab$(1)_libraries)),$$(call objects,$(OPENCL_SRC)))
 $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student) $$(lab$(1)_solution) $$(lab$(1)_expert)) $$(call graded_objects,$$(lab$(1)_student)): | $$(if $$(filter-out OpenCL,$$(lab$(1)_libraries)),deps-bench) $$(if $$(lab$(1)_opencl),deps-opencl)
 build/bin/lab$(1)-%: EXTRA_LDLIBS := $$(addprefix -l,$$(lab$(1)_libraries))
+build/bin/lab$(1)-%: LINK_FIRST := $$(if $$(lab$(1)_opencl),$(OPENCL_FIRST))
 build/bin/lab$(1)-student: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $$(lab$(1)_opencl) $(COMMON_LIB)
 	@common/tools/refuse-reference-calls.sh $$(call objects,$$(lab$(1)_student))
 	$$(link)
@@ -199,8 +213,7 @@ build/bin/lab$(1)-solution: $$(call objects,$$(lab$(1)_driver) $$(lab$(1)_soluti
 # What the grader builds and runs: the student build without any CPU reference (WITHHELD_SRC).
 build/bin/lab$(1)-graded: $$(call graded_objects,$$(lab$(1)_driver) $$(lab$(1)_student)) $$(lab$(1)_opencl) build/obj/gen/withheld_reference_aliases.o $(GRADED_LIB)
 	@common/tools/refuse-reference-calls.sh $$(call graded_objects,$$(lab$(1)_student))
-	$$(link)
-	@common/tools/withhold-reference.sh verify $$@ $(call objects,$(WITHHELD_SRC)) || { rm -f $$@; exit 1; }
+	$$(call link_checked,common/tools/withhold-reference.sh verify $$$$next $(call objects,$(WITHHELD_SRC)))
 lab$(1): build/bin/lab$(1)-$(FLAVOUR) $(FLAVOUR_STAMP)
 	cp -f $$< $$@
 	@echo "built ./lab$(1) from the $(FLAVOUR) files"
@@ -386,6 +399,7 @@ CUDA_VS_OPENCL := measurements/cuda_vs_opencl.cpp solutions/lab1/conv2d_naive.cu
                   solutions/lab11/conv2d_naive.cl solutions/lab12/conv2d_tiled.cl
 $(call objects,$(CUDA_VS_OPENCL)): | deps-opencl
 build/bin/cuda-vs-opencl: EXTRA_LDLIBS := -lOpenCL
+build/bin/cuda-vs-opencl: LINK_FIRST := $(OPENCL_FIRST)
 build/bin/cuda-vs-opencl: $(call objects,$(CUDA_VS_OPENCL) $(OPENCL_SRC)) $(COMMON_LIB)
 	$(link)
 cuda-vs-opencl: $(if $(HAVE_SOLUTIONS),build/bin/cuda-vs-opencl,no-solutions)

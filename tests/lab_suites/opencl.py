@@ -85,7 +85,8 @@ def skeleton_fails_cleanly(cl):
 def cl_list_names_the_devices(cl):
     binary = f"{cl.name}-solution"
     status, out, err = lab(binary, "--cl-list")
-    assert status == 0 and re.search(r"^  0  .+; platform .+; driver .+\[the default\]$", out, re.M), out + err
+    # the default is the first GPU, else device 0 (a GPU host lists PoCL's CPU device first)
+    assert status == 0 and re.search(r"^  \d+  .+; platform .+; driver .+\[the default\]$", out, re.M), out + err
     status, out, err = lab(binary, "--cl-device", "0", "--size", "9x5", "--mask", "random:3:1", "--check-only")
     assert status == 0 and "GPU      OpenCL: " in out and "driver" in out, out + err
     status, out, err = lab(binary, "--cl-device", "no-such-device", "--size", "9x5", "--check-only")
@@ -249,13 +250,14 @@ def default_device_is_a_gpu(cl):
     return status == 0 and any("(GPU)" in line and "[the default]" in line for line in out.splitlines())
 
 
-def on_the_gpus_driver(fn):
-    """fn, run only where the default OpenCL device is a GPU (make test-gpu on an NVIDIA host runs
-    the OpenCL labs' tests on NVIDIA's driver; make test runs them on PoCL)."""
-    def run_on_gpu(cl, *args):
+def on_the_gpus_driver(cl, fn):
+    """fn, run only where lab cl's default OpenCL device is a GPU (make test-gpu on an NVIDIA host
+    runs the OpenCL labs' tests on NVIDIA's driver; make test runs them on PoCL). fn takes the
+    test's own arguments (a lab's own tests may take none)."""
+    def run_on_gpu(*args):
         if not default_device_is_a_gpu(cl):
             raise Skip("the default OpenCL device is not a GPU (--cl-list); make test runs this on PoCL")
-        return fn(cl, *args)
+        return fn(*args)
     return run_on_gpu
 
 
@@ -277,8 +279,8 @@ def reference_graded_on_the_gpu(cl):
 def gpu_tests(cl, cli):
     """The OpenCL lab's tests (cli: its cli_tests) again under make test-gpu, on the GPU's OpenCL
     driver when it is the default device (skipped otherwise), and its reference graded there."""
-    found = [(f"{cl.name} GPU (OpenCL, the GPU's driver): {name.split(': ', 1)[1]}", on_the_gpus_driver(fn), *args, False)
+    found = [(f"{cl.name} GPU (OpenCL, the GPU's driver): {name.split(': ', 1)[1]}", on_the_gpus_driver(cl, fn), *args, False)
              for name, fn, *args in cli if "(OpenCL" in name]  # not the tests of the files' text alone
     found.append((f"{cl.name} GPU (OpenCL, the GPU's driver): the reference solution graded, every hidden case passes",
-                  on_the_gpus_driver(reference_graded_on_the_gpu), cl, True))
+                  on_the_gpus_driver(cl, reference_graded_on_the_gpu), cl, True))
     return found

@@ -29,6 +29,7 @@
 #include "common/core/synthetic.hpp"
 #include "common/families/filters/context_health.hpp"
 #include "common/device/image_device.hpp"
+#include "common/families/filters/cl_build_log.hpp"
 #include "common/families/filters/cl_handles.hpp"
 #include "common/families/filters/cl_source_rules.hpp"
 #include "common/families/filters/cl_vendors.hpp"
@@ -237,25 +238,10 @@ std::string wanted_device(const Options& options) {
     return found == options.lab_values.end() ? "" : found->second;
 }
 
-// The compiler's log as one line: its first error (file:line:column: error: what), and how many.
-std::string first_error(const std::string& log, const std::string& shown) {
-    std::istringstream lines(log);
-    std::string line, first;
-    int errors = 0;
-    while (std::getline(lines, line)) {
-        if (line.find("error:") == std::string::npos) continue;
-        if (first.empty()) first = line;
-        ++errors;
-    }
-    if (first.empty()) {  // a log without "error:": its first line that says something
-        std::istringstream again(log);
-        while (std::getline(again, line) && line.find_first_not_of(" \t\r") == std::string::npos) {}
-        first = line.empty() ? "the OpenCL compiler failed and wrote no log" : line;
-        if (first.find(shown) == std::string::npos) first = shown + ": " + first;
-    }
-    first.erase(0, first.find_first_not_of(" \t"));
-    if (!first.empty() && first.back() == '\r') first.pop_back();
-    return first + " (OpenCL build log: " + std::to_string(errors) + (errors == 1 ? " error" : " errors") + ")";
+// How many lines come before a student's file in the text built with the prelude: the
+// prelude's, and the #line that follows it (build below).
+int prelude_lines() {
+    return int(std::count(kPrelude, kPrelude + std::strlen(kPrelude), '\n')) + 1;
 }
 
 }  // namespace
@@ -522,7 +508,7 @@ class ClSession : public ImageDevice {
         std::string log(size, '\0');
         clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
         if (status != CL_BUILD_PROGRAM_FAILURE) CL_CHECK(status);
-        throw ClError(first_error(log.c_str(), shown));
+        throw ClError(first_build_error(log.c_str(), shown, with_prelude ? prelude_lines() : 0));
     }
 
     // A .cl file's program, built at its first launch; a file that did not build says so, on
