@@ -277,7 +277,7 @@ help:
 	@echo "  make images            regenerate the sample images in images/"
 	@echo "  make debug LAB=n       ./labN built with -O0 and device debug info (-G), for cuda-gdb"
 	@echo "  make sanitize LAB=n    compute-sanitizer memcheck, racecheck and synccheck on a multi-block case"
-	@echo "  make sass LAB=n        the machine code of ./labN's kernels (cuobjdump)"
+	@echo "  make sass LAB=n        the machine code of ./labN's kernels (cuobjdump; an OpenCL lab's as NVIDIA's driver compiles them)"
 	@echo "  make profile LAB=n     Nsight Compute on one run of each kernel"
 	@echo "  make grade LAB=n SUBMISSIONS=dir   grade students' work (handouts/instructor-guide.md)"
 	@echo "  make test-grader-gpu   the grader's self-test: the GPU labs' known-bad batches (LAB=n, PART=i/n, ONLY=..., GPUS=all)"
@@ -439,10 +439,13 @@ sanitize:
 	  compute-sanitizer --tool=$$tool --error-exitcode=1 $(LAB_BINARY) $(TOOL_CASE) > /dev/null || exit 1; \
 	done
 
+# An OpenCL lab's kernels are compiled by the driver at run time: common/tools/cl-sass.sh shows
+# what NVIDIA's made of them, as cuobjdump shows nvcc's for a CUDA lab.
 sass:
 	$(CHECK_LAB)
 	@$(MAKE) --no-print-directory $(LAB_BINARY)
-	cuobjdump --dump-sass $(LAB_BINARY)
+	@if common/tools/manifest.sh value $(LAB) libraries | grep -qw OpenCL; then common/tools/cl-sass.sh $(LAB_BINARY); \
+	 else cuobjdump --dump-sass $(LAB_BINARY); fi
 
 profile:
 	$(CHECK_LAB)

@@ -15,13 +15,20 @@ std::string in_students_file(const std::string& line, const std::string& shown, 
     return place[1].str() + shown + ":" + std::to_string(number) + ":" + place.suffix().str();
 }
 
+std::string error_first(const std::string& line) {
+    static const std::regex place_first(R"(^\s*(\S+:\d+:\d+): error: (.*)$)");
+    std::smatch found;
+    if (!std::regex_search(line, found, place_first)) return line;
+    return "error: " + found[1].str() + ": " + found[2].str();
+}
+
 std::string first_build_error(const std::string& log, const std::string& shown, int skipped_lines) {
     std::istringstream lines(log);
     std::string line, first;
     int errors = 0;
     while (std::getline(lines, line)) {
         if (line.find("error:") == std::string::npos) continue;
-        if (first.empty()) first = in_students_file(line, shown, skipped_lines);
+        if (first.empty()) first = error_first(in_students_file(line, shown, skipped_lines));
         ++errors;
     }
     if (first.empty()) {  // a log without "error:": its first line that says something

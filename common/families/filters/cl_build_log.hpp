@@ -13,8 +13,14 @@ namespace convlab {
 // student's file. A line that names a file, or a place inside the kit's lines, is left as it is.
 std::string in_students_file(const std::string& line, const std::string& shown, int skipped_lines);
 
-// The log as one line: "<first error> (OpenCL build log: N errors)"; a log with no "error:" gives
-// its first line that says something, prefixed with the file's name.
+// One error line in the form PoCL's compiler and the kit's own refusals write it,
+// "error: FILE:LINE:COLUMN: what", from the form NVIDIA's writes, "FILE:LINE:COLUMN: error: what";
+// any other line as it is.
+std::string error_first(const std::string& line);
+
+// The log as one line: "<first error> (OpenCL build log: N errors)", the error as error_first
+// writes it, in the student's file (in_students_file); a log with no "error:" gives its first line
+// that says something, prefixed with the file's name.
 std::string first_build_error(const std::string& log, const std::string& shown, int skipped_lines);
 
 }  // namespace convlab

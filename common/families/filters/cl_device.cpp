@@ -545,10 +545,31 @@ class ClSession : public ImageDevice {
         Program p;
         try {
             p.program = build(source, shown, true);
+            keep_binary(p.program.get(), shown);
         } catch (const ClError& e) {
             p.error = e.what();
         }
         return p;
+    }
+
+    // CONVLAB_CL_BINARY_DIR=DIR: what the driver's compiler made of a .cl file, written to
+    // DIR/<file>.ptx where it is PTX (NVIDIA's driver: make sass LAB=11 turns it into SASS, to
+    // set beside nvcc's), else DIR/<file>.bin. A file that cannot be written is one line on stderr.
+    void keep_binary(cl_program program, const std::string& shown) const {
+        const char* dir = std::getenv("CONVLAB_CL_BINARY_DIR");
+        if (!dir || !*dir) return;
+        size_t size = 0;
+        CL_CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr));  // one device
+        std::string binary(size, '\0');
+        unsigned char* where = reinterpret_cast<unsigned char*>(binary.data());
+        CL_CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(where), &where, nullptr));
+        std::string stem = shown.substr(shown.find_last_of('/') + 1);
+        stem = stem.substr(0, stem.rfind(".cl"));
+        const bool ptx = binary.find("\n.target ") != std::string::npos;
+        const std::string path = std::string(dir) + "/" + stem + (ptx ? ".ptx" : ".bin");
+        std::ofstream out(path, std::ios::binary);
+        out << (ptx ? binary.c_str() : binary);  // PTX text ends at its terminating zero
+        if (!out) std::cerr << "lab" << lab_ << ": cannot write " << path << " (CONVLAB_CL_BINARY_DIR): " << std::strerror(errno) << "\n";
     }
 
     // A work-group the device or this kernel cannot take is Unsupported (a skipped row, one line
