@@ -101,7 +101,8 @@ def spec_mistakes_are_refused():
     variant refuses a mask the hidden cases never draw, or whose fixed case lacks a key or names
     no built-in image, whose sanitizer fixes its arguments, names a runner the grader does not
     know or a tool its runner lacks (or oclgrind in a lab graded stage by stage), or whose drawn
-    option's range is upside down, is refused with its file named, before any submission is graded."""
+    option's range is upside down, or whose timer is unknown or lets a CUDA lab's program time
+    itself, is refused with its file named, before any submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
     comma = json.loads(json.dumps(good))
@@ -145,6 +146,11 @@ def spec_mistakes_are_refused():
     cuda_tool["rubric"]["safety"] = 15
     unknown_runner = json.loads(json.dumps(lab11))
     unknown_runner["sanitizer"]["runner"] = "valgrind"
+    unknown_timer = json.loads(json.dumps(lab11))
+    unknown_timer["performance"]["timer"] = "wall clock"
+    with open(os.path.join(specs.CASES, "lab3.json")) as f:
+        cuda_timing_itself = json.load(f)
+    cuda_timing_itself["performance"]["timer"] = "program"
     staged_oclgrind = json.loads(json.dumps(lab8))
     staged_oclgrind["sanitizer"]["runner"] = "oclgrind"
     staged_oclgrind["sanitizer"]["tools"] = {"memcheck": 10, "racecheck": 5}
@@ -167,6 +173,8 @@ def spec_mistakes_are_refused():
                                      (9, shy, "gpu_to_itself is 'yes'"),
                                      (11, cuda_tool, "the sanitizer runs 'oclgrind' with tools ['memcheck', 'racecheck', 'synccheck']"),
                                      (11, unknown_runner, "the sanitizer runs 'valgrind'"),
+                                     (11, unknown_timer, "the performance timer is 'wall clock'"),
+                                     (3, cuda_timing_itself, "the performance timer is 'program'"),
                                      (8, staged_oclgrind, "oclgrind's log is read a run at a time")):
                 with open(os.path.join(tmp, f"lab{lab}.json"), "w") as f:
                     json.dump(broken, f)
@@ -775,6 +783,7 @@ class FakeSession:
 
     def __init__(self, spec, iso, tmp, reference, experts=None):
         self.spec, self.isolation, self.reference, self.peer, self.notes = spec, iso, reference, True, []
+        self.untimed_device = None  # performance.default_device_not_a_gpu: an OpenCL lab's device
         self.work = tmp
         self.experts = experts or {}  # performance.expert_tier: the reference's NAME-expert variants
         self.gpus = gpu_pool.GpuPool([gpu_pool.Gpu("0", "Stand-in GPU"), gpu_pool.Gpu("1", "Stand-in GPU")])  # grade --gpus 0,1
@@ -831,6 +840,56 @@ def peer_timing_plumbing():
                 assert not any(c["clock"] for c in perf["cases"]), perf["cases"]
         # The honest stand-in is timed against a reference that is the same stand-in: no problem.
         assert fraction["honest"] > 0 and fraction["forger"] <= fraction["honest"], fraction
+
+
+FAKE_CL_LIST = """#!/bin/sh
+echo "OpenCL devices (--cl-device takes the index or a part of the name):"
+echo "  0  cpu-stand-in; platform Portable Computing Language (OpenCL 3.0 PoCL); driver 5.0; 2 compute units, 1 GiB FIRST"
+echo "  1  NVIDIA Stand-in (GPU); platform NVIDIA CUDA (OpenCL 3.0 CUDA 13.0); driver 580; 132 compute units, 79 GiB SECOND"
+"""
+
+
+def opencl_labs_timed_on_a_gpu_alone():
+    """An OpenCL lab ("timer": "program") is timed by its program's own report, which a kernel
+    running inside that program (PoCL, on the CPU) could rewrite: its times count on a GPU alone.
+    The session's device is the reference's default (--cl-list): where it is not a GPU no timed run
+    is made (the submission's program is never started) and every timed case earns nothing, saying
+    why; a run whose report names a device other than a GPU does not count either. A CUDA lab is
+    peer-timed, whatever its report says of its device (spec_mistakes_are_refused: nor may its spec
+    let it time itself)."""
+    from convlab_grader import grader
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        iso = sandbox.Isolation([os.path.join(tmp, "private")])
+        spec = json.loads(json.dumps(specs.load(12)))
+        assert performance.timed_by_the_program(spec) and not performance.peer_timed(spec)
+        assert performance.peer_timed(specs.load(3)) and not performance.timed_by_the_program(specs.load(3))
+        reference = os.path.join(tmp, "reference")
+        for default, says in (("FIRST", "cpu-stand-in"), ("SECOND", None)):
+            with open(reference, "w") as f:
+                f.write(FAKE_CL_LIST.replace(default, "[the default]"))
+            os.chmod(reference, 0o755)
+            session = FakeSession(spec, iso, tmp, reference)
+            session.peer = False
+            why = performance.default_device_not_a_gpu(session)
+            assert (why is None) == (says is None) and (says is None or says in why and "no performance points" in why), why
+            assert session.notes == ([why] if why else []), session.notes
+        # The session's device is not a GPU: the submission's program is never run.
+        session = FakeSession(spec, iso, tmp, reference)
+        session.peer, session.untimed_device = False, "timed on a GPU alone: stand-in"
+        folder = os.path.join(tmp, "work", "student")
+        os.makedirs(folder)
+        sub = grader.Submission(name="student", folder=folder, identity=None, cases=[], sanitizer_runs=[],
+                                binary=os.path.join(tmp, "never-run"), timed=cases.timed_cases(spec, 7),
+                                result={"variants": {"tiled": {"passed": 1, "total": 1}}})
+        performance.measure(session, sub)
+        perf = sub.result["performance"]
+        assert perf["fraction"] == 0 and perf["cases"] and all(c["problem"] == "timed on a GPU alone: stand-in" and c["fraction"] == 0
+                                                                and not c["submission_runs_ms"] for c in perf["cases"]), perf
+    for device, counts in (({"type": "GPU", "name": "NVIDIA H100"}, True), ({"type": "CPU", "name": "pthread"}, False), ({}, False)):
+        why = performance.not_on_a_gpu(spec, {"device": device})
+        assert (why is None) == counts and (counts or "timed on a GPU alone" in why), (device, why)
+    assert performance.not_on_a_gpu(specs.load(3), {"device": {"type": "CPU"}}) is None  # peer-timed: the grader's clock
 
 
 def expert_tier_read_from_the_reference():
@@ -985,7 +1044,7 @@ def judge_batch(lab, results, bad, with_reference):
     problems = []
     if with_reference:
         solution = results["reference-solution"]
-        if solution["score"] != solution["max_score"] and not too_noisy_to_time(solution, spec):
+        if solution["score"] != solution["max_score"] and not too_noisy_to_time(solution, spec) and not timed_on_a_gpu_alone(solution):
             problems.append(f"the reference solution got {solution['score']} of {solution['max_score']}: {solution['scores']}")
         if results["untouched-skeleton"]["scores"]["correctness"] != 0:
             problems.append(f"the skeleton got correctness points: {results['untouched-skeleton']['scores']}")
@@ -1026,6 +1085,21 @@ def grade_folder(lab, batch, scratch, extra_args):
     assert not left, f"processes of graded submissions still run after the batch: {left}"
     assert os.path.getsize(os.path.join(scratch, "book.csv")) > 0
     return results_of(out)
+
+
+def timed_on_a_gpu_alone(solution):
+    """True when the reference solution lost only performance points, and every timed case says it
+    was not timed because this machine's OpenCL device is not a GPU (an OpenCL lab on PoCL:
+    performance.default_device_not_a_gpu): nothing here could earn them. It says so; everything
+    else about the batch is still checked."""
+    scores, rubric = solution["scores"], solution["rubric"]
+    if any(scores.get(part, 0) != rubric[part] for part in rubric if part not in ("performance", "manual")):
+        return False
+    timed = (solution.get("performance") or {}).get("cases") or []
+    if not timed or not all((c.get("problem") or "").startswith("timed on a GPU alone") for c in timed):
+        return False
+    print(f"    note: the reference solution was not timed here ({timed[0]['problem'][:120]}...)", flush=True)
+    return True
 
 
 def too_noisy_to_time(solution, spec):
@@ -1228,6 +1302,8 @@ def register(results):
     results.run("grader: the peer timer's socket reaches a jailed run and carries descriptors both ways", peer_socket_reaches_a_jailed_run)
     results.run("grader: peer timing's plumbing with stand-in programs: clocks come back, a forged report gains nothing, "
                 "the reference's expert tier is timed for the report", peer_timing_plumbing)
+    results.run("grader: an OpenCL lab is timed by its program on a GPU alone: on another device no run, no performance points",
+                opencl_labs_timed_on_a_gpu_alone)
     results.run("grader: the reference's expert tier is read from its --help (lab 6: two, a student build: none)",
                 expert_tier_read_from_the_reference)
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)

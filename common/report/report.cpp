@@ -384,7 +384,7 @@ std::string render_json(const Report& report) {
     json device = nullptr;
     if (report.device) {
         const DeviceInfo& d = *report.device;
-        device = {{"name", d.name}, {"api", d.api}, {"platform", d.platform}, {"device_version", d.device_version}, {"arch", d.arch()}, {"multiprocessors", d.multiprocessors}, {"sm_clock_mhz", d.sm_clock_mhz},
+        device = {{"name", d.name}, {"api", d.api}, {"type", d.type}, {"platform", d.platform}, {"device_version", d.device_version}, {"arch", d.arch()}, {"multiprocessors", d.multiprocessors}, {"sm_clock_mhz", d.sm_clock_mhz},
                   {"memory_clock_mhz", d.memory_clock_mhz}, {"memory_bus_bits", d.memory_bus_bits}, {"l2_bytes", d.l2_bytes},
                   {"memory_bytes", d.memory_bytes}, {"driver_version", d.driver_version}, {"driver_release", d.driver_release}, {"runtime_version", d.runtime_version},
                   {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}, {"fp32_peak_gflops", d.fp32_peak_gflops()},

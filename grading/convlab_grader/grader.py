@@ -65,6 +65,8 @@ class Session:
             self.do_sanitizer = False
         self.template = build.make_template(work, self.lab, isolation)
         self.peer = self.do_performance and performance.peer_timed(spec) and performance.peer_timing_works(self)
+        # An OpenCL lab's kernels are timed on a GPU alone: elsewhere no timed run is made.
+        self.untimed_device = performance.default_device_not_a_gpu(self) if self.do_performance else None
         self.experts = performance.expert_tier(self.reference) if self.do_performance else {}
 
     # ---- one submission -------------------------------------------------------------------

@@ -75,8 +75,30 @@ def fresh_inputs(spec):
 def peer_timed(spec):
     """A GPU lab is timed by the grader's own process (--timer-of, common/grading/peer_timer.hpp), which
     makes every repetition's input and checks its result: the program's report of its own time
-    is checked against it. Lab 0 has no GPU work; a lab without timed cases is not timed at all."""
-    return not spec.get("cpu_only") and bool(spec.get("performance", {}).get("cases"))
+    is checked against it. Lab 0 has no GPU work; a lab without timed cases is not timed at all;
+    an OpenCL lab is timed by the program (timed_by_the_program)."""
+    return not spec.get("cpu_only") and bool(spec.get("performance", {}).get("cases")) and not timed_by_the_program(spec)
+
+
+def timed_by_the_program(spec):
+    """An OpenCL lab ("timer": "program"): the student writes kernels only, and the host code that
+    launches and times them (OpenCL profiling events) is the kit's, so no student code runs on the
+    host beside a timed kernel or on a queue of its own, and the program's report of its own time
+    is what counts, checked as every lab's (fresh inputs, each run's spot record, the physical
+    floor). The grader's timer cannot time it: peer timing shares CUDA device memory between two
+    processes, which OpenCL cannot do."""
+    return spec.get("performance", {}).get("timer") == "program"
+
+
+def not_on_a_gpu(spec, doc):
+    """Why a run of a lab timed by its program cannot count, or None: on a device that is not a GPU
+    (PoCL runs the kernels on the CPU, inside the program, where a kernel that writes outside its
+    buffers can reach the program's own report), what cannot be trusted fails closed."""
+    device = (doc or {}).get("device") or {}
+    if not timed_by_the_program(spec) or device.get("type") == "GPU":
+        return None
+    return (f"timed on a GPU alone: this run's OpenCL device ({device.get('name') or 'none'}, a {device.get('type') or 'device of no type'}) "
+            "runs the kernels inside the graded program, whose report of its own time they could rewrite: no performance points")
 
 
 def time_that_counts(sub_reported, sub_peer, ref_reported, ref_peer):
@@ -242,6 +264,23 @@ def peer_timing_works(session):
     return works
 
 
+def default_device_not_a_gpu(session):
+    """For a lab timed by its program (OpenCL): why its default device, as the reference's
+    --cl-list names it, is not one whose times can count (not_on_a_gpu), or None. Said once in the
+    session's notes; no timed run is made then."""
+    if not timed_by_the_program(session.spec):
+        return None
+    listed = subprocess.run([session.reference, "--cl-list"], capture_output=True, text=True, timeout=120, env=gpu_pool.child_environment())
+    default = next((line for line in listed.stdout.splitlines() if line.rstrip().endswith("[the default]")), None)
+    if default and "(GPU)" in default:
+        return None
+    device = default.split(";")[0].strip() if default else "none (" + (listed.stderr or listed.stdout).strip()[-200:] + ")"
+    why = (f"timed on a GPU alone: this machine's OpenCL device is {device}, not a GPU, where the kernels run inside the "
+           "graded program, whose report of its own time they could rewrite: no performance points")
+    session.notes.append(why)
+    return why
+
+
 def listed_variants(program):
     """The variants a lab program's --help lists ("Variants:", common/cli/options.cpp), in its
     order; None when it lists none (an array lab, or a program that does not answer --help)."""
@@ -286,11 +325,11 @@ def measure(session, sub):
     unmeasured = spec.get("peer_only") and not session.peer
     state = []
     for perf in sub.timed:
-        may = may_earn(sub.result, perf) and not unmeasured
+        may = may_earn(sub.result, perf) and not unmeasured and not session.untimed_device
         state.append({"perf": perf, "sub": [], "ref": [], "sub_peer": [], "ref_peer": [], "expert": [], "done": not may, "floor": [], "gpus": [],
                       "problem": None if may else
                       "timed only by the grader's own process, which cannot time on this machine: no performance points"
-                      if unmeasured else "a variant it times failed a hidden case: no performance points"})
+                      if unmeasured else session.untimed_device or "a variant it times failed a hidden case: no performance points"})
     for group_number, group in enumerate(timing_groups(sub.timed)):
         for run in range(spec.get("runs", 3)):
             active = [state[i] for i in group if not state[i]["done"]]
@@ -309,6 +348,12 @@ def measure(session, sub):
                     right = set(times)
                 else:
                     ran, doc, times = timed_run(session, sub.binary, out, timed, sub.identity)
+                    untrusted = not_on_a_gpu(session.spec, doc)
+                    if untrusted:
+                        shutil.rmtree(out, ignore_errors=True)
+                        for c in active:
+                            c["problem"], c["done"] = untrusted, True
+                        continue
                     # With fresh inputs the check is of the last repetition's result, and of every
                     # repetition's spot record beside it (common/check/spot_check.hpp).
                     # The record must hold every run the timed run made: its counts go with it.

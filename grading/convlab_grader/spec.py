@@ -76,6 +76,12 @@ def load(lab):
     for name in listed:
         if "," in name:
             raise SpecError(f"{path}: variant '{name}' has a comma, which --variant's list cannot carry")
+    # Who times a lab: the grader's own process (peer timing, the default), or the program itself,
+    # which only a lab whose student writes no host code may trust (performance.timed_by_the_program).
+    timer = spec.get("performance", {}).get("timer", "peer")
+    if timer not in ("peer", "program") or timer == "program" and "OpenCL" not in lab_manifest["libraries"]:
+        raise SpecError(f"{path}: the performance timer is {timer!r}; accepted: \"peer\", or \"program\" in an OpenCL lab "
+                        f"(labs/lab{lab}/manifest's libraries name OpenCL), whose host code is the kit's")
     # Performance requires correctness: a timed case names the graded variants (by label) that
     # must pass every hidden case. That list holds every variant it times, and may add graded
     # variants the timed one depends on (lab 1's host function launches the timed kernel: a

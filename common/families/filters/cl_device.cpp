@@ -259,6 +259,8 @@ class ClSession : public ImageDevice {
         info_.api = "OpenCL";
         info_.name = chosen.name;
         info_.platform = chosen.platform_name + " (" + platform_text(chosen.platform, CL_PLATFORM_VERSION) + ")";
+        const cl_device_type type = device_value<cl_device_type>(device_, CL_DEVICE_TYPE);
+        info_.type = type & CL_DEVICE_TYPE_GPU ? "GPU" : type & CL_DEVICE_TYPE_CPU ? "CPU" : "accelerator";
         info_.device_version = device_text(device_, CL_DEVICE_VERSION);
         info_.driver_release = device_text(device_, CL_DRIVER_VERSION);
         info_.multiprocessors = int(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS));
