@@ -902,6 +902,33 @@ def expert_tier_read_from_the_reference():
     assert performance.expert_tier(os.path.join(bins, "lab6-student")) == {}
 
 
+def sweep_leaves_nothing_running():
+    """What the grader counts as a submission's process left running: a zombie (ended, its status
+    not yet read) is not one; a live process of the submission's user is, and sweep kills it and
+    returns once it is gone, counting it once however many times it was signalled."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        raise Skip("needs root and setpriv to run a process as another user")
+    ended = subprocess.Popen(["true"])
+    time.sleep(0.3)  # a zombie until waited for
+    try:
+        assert ended.pid not in [pid for pid, _ in sandbox.processes()], "a zombie was listed as running"
+    finally:
+        ended.wait()
+    uid = sandbox.UID_BASE + 100 * sandbox.UID_BLOCK + 7  # past every session's block
+    sleepers = [subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "60"]) for _ in range(2)]
+    try:
+        deadline = time.time() + 10
+        while len(sandbox.pids_of(uid)) < 2 and time.time() < deadline:
+            time.sleep(0.05)
+        assert len(sandbox.pids_of(uid)) == 2, sandbox.pids_of(uid)
+        assert sandbox.sweep(uid, wait_s=10) == 2
+        assert sandbox.pids_of(uid) == [], "sweep returned with the user's processes still running"
+    finally:
+        for p in sleepers:
+            p.kill()
+            p.wait()
+
+
 def result_files_are_collected_safely():
     """The trusted checker reads copies of plain files only: a link to a file the grader can read,
     a fifo or a folder left in a result folder is not followed."""
@@ -1307,6 +1334,8 @@ def register(results):
     results.run("grader: the reference's expert tier is read from its --help (lab 6: two, a student build: none)",
                 expert_tier_read_from_the_reference)
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
+    results.run("grader: sweep kills a submission's user's processes and returns once they are gone; a zombie is not running",
+                sweep_leaves_nothing_running)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)
     results.run("grader: a known-bad verdict names each expectation its result misses", known_bad_verdicts_can_fail)

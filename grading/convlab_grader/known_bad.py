@@ -109,7 +109,9 @@ def verdict_problems(entry, result):
     for c in timed if least is not None else []:
         if c["submission_ms"] / c["reference_ms"] < least:
             problems.append(f"timed at {c['submission_ms']:.4g} ms against the reference's {c['reference_ms']:.4g} ms "
-                            f"({c['args']}): faster than it can be")
+                            f"({c['args']}): faster than it can be; its runs: {c.get('submission_runs_ms')} (grader's clock "
+                            f"{c.get('submission_peer_runs_ms')}), the reference's: {c.get('reference_runs_ms')} (grader's clock "
+                            f"{c.get('reference_peer_runs_ms')}), counted as {c.get('clock') or 'reported'}, problem {c.get('problem')}")
     for label, most in expect.get("variants_at_most", {}).items():
         t = result.get("variants", {}).get(label)
         if t is None or not t.get("total"):

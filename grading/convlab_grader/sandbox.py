@@ -26,6 +26,7 @@ UID_BASE = 61000                   # submission i runs as user and group UID_BAS
 UID_BLOCK = 10000                  # user numbers one session claims (at most this many submissions)
 MAX_PROCESSES = 1024               # per submission user: threads count too (OpenMP, CUDA, make -j)
 TMP_BYTES = 1 << 30                # each run's private /tmp and /dev/shm
+SWEEP_WAIT_S = 60                  # the longest a submission's killed processes are waited for
 DRAIN_SECONDS = 10                 # how long the output is read after a kill
 JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jail.py")
 NAMESPACES = ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--mount-proc"]
@@ -321,22 +322,25 @@ def _kill_and_drain(proc):
         kill_group()
 
 
-def sweep(uid):
+def sweep(uid, wait_s=None):
     """Kills every process still running as `uid` (the namespaces already ended the jailed ones;
-    this covers a machine without them). Returns how many there were."""
-    found = 0
-    for _ in range(5):
+    this covers a machine without them, and the ones still dying) and waits until none is left, up
+    to wait_s (SWEEP_WAIT_S): a process killed inside a GPU call is gone only once the driver has
+    torn its context down, which took long enough on an H100 (a lab 9 program killed at its time
+    limit) for the batch to end with it still listed. Returns how many there were."""
+    deadline = time.monotonic() + (SWEEP_WAIT_S if wait_s is None else wait_s)
+    killed = set()
+    while True:
         pids = [pid for pid in pids_of(uid) if pid != os.getpid()]
-        if not pids:
-            break
+        if not pids or time.monotonic() > deadline:
+            return len(killed)
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
-                found += 1
+                killed.add(pid)
             except ProcessLookupError:
                 pass
         time.sleep(0.05)
-    return found
 
 
 def _uid_lock_path(base):
@@ -360,13 +364,19 @@ def uid_block_held(uid):
 
 
 def processes():
-    """(pid, uid) of every process on the machine."""
+    """(pid, uid) of every process on the machine but the zombies: a process that has ended and
+    waits for its parent to read its status holds no memory, no GPU and no file, and cannot run;
+    one whose parent is gone is the machine's init's to reap, which in a container may never
+    happen, so it would otherwise be waited for, and reported, forever."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                found.append((int(entry), os.stat(f"/proc/{entry}").st_uid))
-            except OSError:
+                with open(f"/proc/{entry}/stat") as f:
+                    state = f.read().rpartition(")")[2].split()[0]  # after the command's name, which may hold spaces
+                if state != "Z":
+                    found.append((int(entry), os.stat(f"/proc/{entry}").st_uid))
+            except (OSError, IndexError):
                 pass  # ended while we looked
     return found
 
