@@ -77,7 +77,8 @@ def physical_floor():
 def contradicted_reports_are_timed_by_the_grader():
     """Peer timing: a program whose own report leaves out time the grader's process measured
     around its runs (beyond the overhead the reference's runs show, and the slack) is timed by the
-    grader's clock less that overhead: slow is slow (issue 40: a launch function that allocates
+    grader's clock less that overhead, or its share of the reference's time by the two clocks'
+    ratio where that is more: slow is slow (issue 40: a launch function that allocates
     was called forged). Honest noise keeps the program's own time. Every GPU lab is peer-timed;
     lab 0 (CPU only) is not."""
     f = performance.time_that_counts
@@ -92,6 +93,11 @@ def contradicted_reports_are_timed_by_the_grader():
     counted, why = f([0.5, 0.5, 0.5], [1.62, 1.63, 1.61], ref, ref_peer)
     assert abs(counted - 1.5) < 1e-9 and "reported 0.5 ms" in why, "reports a third of what it took: timed at what it took"
     assert f([0.5], [], ref, ref_peer) == (0.5, None) and f([0.5], [1.6], ref, []) == (0.5, None), "no peer times: its own"
+    # The reference's overhead was larger in its runs (13.4 ms on a busy host) than the
+    # submission's (4): less that overhead, a forger reporting a third of its 44.4 ms would count
+    # 35; the two clocks' ratio keeps it at its own clock's share of the reference's time, 39.1.
+    counted, why = f([14.8] * 3, [48.4] * 3, [56.6] * 3, [70.0] * 3)
+    assert abs(counted - 48.4 * 56.6 / 70.0) < 1e-9 and "grader's clock" in why, (counted, why)
     assert [lab for lab in range(6) if performance.peer_timed(specs.load(lab))] == [1, 2, 3, 4, 5]
 
 

@@ -114,7 +114,11 @@ def time_that_counts(sub_reported, sub_peer, ref_reported, ref_peer):
     allowed = ref_over + PEER_SLACK_MS + PEER_SLACK_SHARE * statistics.median(sub_peer)
     if sub_over <= allowed:
         return reported, None
-    measured = statistics.median(sub_peer) - ref_over
+    # The grader's clock less the reference's overhead, and never less than the reference's time
+    # scaled by the two clocks' ratio: an overhead that was large in the reference's runs alone (a
+    # busy host) must not make the submission's time smaller than its own clock allows.
+    measured = max(statistics.median(sub_peer) - ref_over,
+                   statistics.median(sub_peer) * statistics.median(ref_reported) / statistics.median(ref_peer))
     return measured, (f"timed by the grader's clock: the program reported {reported:.4g} ms, but the grader's own process "
                       f"measured {statistics.median(sub_peer):.4g} ms around it, {sub_over:.4g} ms more where the reference's "
                       f"runs show {ref_over:.4g} ms of overhead; {measured:.4g} ms counts")
