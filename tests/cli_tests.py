@@ -394,13 +394,21 @@ def pictures_are_written():
 
 def demo_takes_the_scene():
     """--demo runs on the lecture scene (--image scene) unless --image names another input, and saves
-    its pictures with the run's report."""
+    its pictures with the run's report. At a lecture's pace: its CPU reference is timed once, by
+    the run that computes the check's reference, and its notes say so; without --demo, --cpu-reps
+    times."""
     with tempfile.TemporaryDirectory() as tmp:
         doc = lab_json("lab0-solution", "--demo", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
         assert doc["input"]["source"] == "scene (seed 1)" and doc["input"]["width"] == 48, doc["input"]
         assert "report.json" in os.listdir(tmp) and "input.png" in os.listdir(tmp), os.listdir(tmp)
         doc = lab_json("lab0-solution", "--demo", "--image", "synthetic", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
         assert doc["input"]["source"] == "synthetic (seed 1)", doc["input"]
+        for demo, samples in ((["--demo"], 1), ([], 3)):
+            doc = lab_json("lab0-solution", *demo, "--size", "48x32", "--threads", "2", "--cpu-reps", "3", "--out", tmp)
+            reference = [r for r in doc["results"] if r["variant"] == "openmp-reference"]
+            assert reference and all(r["time"]["samples"] == samples for r in reference), reference
+            said = any("timed once" in n for n in doc["notes"])
+            assert said == bool(demo), doc["notes"]
 
 
 def image_file_input_and_tiling():
