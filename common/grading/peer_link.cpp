@@ -94,7 +94,7 @@ PeerMessage PeerLink::receive(double timeout_s, std::vector<int>* fds) {
         throw PeerError("the other process closed the connection");
     }
     if (got != ssize_t(sizeof message) || (header.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || message.magic != PeerMessage().magic ||
-        message.kind < PeerKind::Buffers || message.kind > PeerKind::End) {
+        message.kind < PeerKind::Buffers || message.kind > PeerKind::Ruled) {
         drop();
         throw PeerError("a malformed message (" + std::to_string(got) + " bytes)");
     }

@@ -25,6 +25,7 @@ enum class PeerKind : uint32_t {
     Done,         // worker: it ran; `ms` is the time its own events measured
     Failed,       // worker: it could not; `text` says why
     End,          // timer: nothing more
+    Ruled,        // worker, after Done and off the timer's clock: the run kept the lab's rules (else Failed)
 };
 
 struct PeerMessage {

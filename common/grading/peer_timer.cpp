@@ -79,6 +79,10 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
             target_.sample(spots.draw(), sampled.data());  // waits for whatever the worker left running
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
             spots.check(rep, sampled.data(), [&](size_t i) { return target_.expected_at(seed, i); });
+            // The lab's rules on the run, checked by the program off the clock (peer_worker.hpp).
+            const PeerMessage ruled = link_.receive(plan_.answer_timeout_s);
+            if (ruled.kind == PeerKind::Failed) return worker_failed(ruled);
+            if (ruled.kind != PeerKind::Ruled || ruled.rep != rep) return fail("error", "the program answered out of turn");
             if (!std::isfinite(done.ms) || done.ms < 0)
                 return fail("fail", "the program reported an impossible time for repetition " + std::to_string(rep));
             if (rep >= plan_.warmup) {

@@ -42,18 +42,24 @@ int serve_peer_timer(PeerLink& link, GpuSession& session, PeerServer& server) {
                 if (request.kind == PeerKind::Prepare) {
                     prepared = false;
                     server.prepare(request.text_string());
+                    server.before_run();  // the records from now on only
                     prepared = true;
                     link.send(PeerMessage::make(PeerKind::Prepared));
                 } else if (request.kind == PeerKind::Go && prepared) {
                     bool outside = false;
                     session.take_over_gpu();
-                    server.before_run();
                     PeerMessage done = PeerMessage::make(PeerKind::Done);
                     done.ms = session.time_once([&] { server.launch(); }, false, &outside);
-                    server.after_run();
                     done.rep = request.rep;
                     done.host_clock = outside;
                     link.send(done);
+                    // Off the timer's clock (it stops at the Done and its reads of the result):
+                    // the lab's rules on this run, then the records from now on only.
+                    server.after_run();
+                    server.before_run();
+                    PeerMessage ruled = PeerMessage::make(PeerKind::Ruled);
+                    ruled.rep = request.rep;
+                    link.send(ruled);
                 } else {
                     throw std::runtime_error("a request out of turn");
                 }

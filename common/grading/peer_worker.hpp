@@ -22,9 +22,12 @@ class PeerServer {
     virtual void adopt(const PeerMessage& buffers, std::vector<int>& fds) = 0;
     virtual void prepare(const std::string& name) = 0;  // the variant to run, and its untimed set-up
     virtual void launch() = 0;                          // enqueues the prepared variant once
-    // Around each timed launch, outside the program's own time but inside the timer's (the answer
-    // goes after them): what the lab holds the run to (lab 9 takes the driver's records of the run
-    // alone, and throws for a rule the run broke).
+    // Around each timed launch, outside the program's own time and the timer's: before_run once the
+    // variant is prepared and again after each run's after_run, after_run once its Done is sent,
+    // the Ruled (or Failed) answer after it. What the lab holds the run to (lab 9 takes the
+    // driver's records of the run alone, and throws for a rule the run broke). On the timer's clock
+    // they were its overhead, which a report that left out as much went unnoticed within: lab 9's
+    // records took tens of milliseconds to gather.
     virtual void before_run() {}
     virtual void after_run() {}
 };

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -68,7 +69,9 @@ class FakeTarget : public PeerTarget {
 
 // The timed program: "honest" computes from the input it finds; "replay" computes nothing and
 // copies what "honest" wrote at the same repetition, as a program that keeps one variant's
-// results for another could.
+// results for another could; "slow-rules" is honest, and after each Done spends 300 ms on the
+// lab's rules (as lab 9's records took), off the timer's clock; "breaks-rules" is honest, and its
+// rules fail after the Done of its third repetition.
 void serve(int fd, SharedMemory& memory) {
     PeerLink link(fd);
     std::map<int, std::vector<float>> kept;  // honest's output of each repetition
@@ -85,7 +88,7 @@ void serve(int fd, SharedMemory& memory) {
             } else if (request.kind == PeerKind::Go) {
                 {
                     std::lock_guard<std::mutex> hold(memory.lock);
-                    if (variant == "honest") {
+                    if (variant != "replay") {
                         for (size_t i = 0; i < kValues; ++i) memory.output[i] = answer(memory.input[i]);
                         kept[request.rep] = memory.output;
                     } else if (kept.count(request.rep)) {
@@ -96,6 +99,14 @@ void serve(int fd, SharedMemory& memory) {
                 done.rep = request.rep;
                 done.ms = 0.01;
                 link.send(done);
+                if (variant == "slow-rules") std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                if (variant == "breaks-rules" && request.rep == 2) {
+                    link.send(PeerMessage::make(PeerKind::Failed, "the timed run broke the lab's rule: a stand-in's"));
+                    continue;
+                }
+                PeerMessage ruled = PeerMessage::make(PeerKind::Ruled);
+                ruled.rep = request.rep;
+                link.send(ruled);
             }
         }
     } catch (const PeerError&) {
@@ -104,7 +115,7 @@ void serve(int fd, SharedMemory& memory) {
 }
 
 struct TimedRun {
-    VariantResult honest, replay;
+    VariantResult honest, replay, slow_rules, breaks_rules;
     std::vector<uint64_t> seeds;
 };
 
@@ -120,8 +131,10 @@ TimedRun time_both(int warmup, int reps) {
         PeerTimer timer(link, target, PeerTimerPlan{warmup, reps, 10.0});
         timer.time_variant("honest", run.honest);
         timer.time_variant("replay", run.replay);
-        timer.finish();
         run.seeds = target.seeds;
+        timer.time_variant("slow-rules", run.slow_rules);
+        timer.time_variant("breaks-rules", run.breaks_rules);
+        timer.finish();
     }
     program.join();
     return run;
@@ -149,4 +162,17 @@ TEST(PeerTimer, AVariantReplayingAnotherVariantsAnswersFails) {
     EXPECT_EQ(run.replay.status, "fail") << run.replay.message;
     ASSERT_TRUE(run.replay.spot_checks.has_value());
     EXPECT_EQ(run.replay.spot_checks->failed_runs, 7);  // every repetition, warm-ups included
+}
+
+TEST(PeerTimer, TheLabsRulesAreCheckedOffTheClock) {
+    const TimedRun run = time_both(1, 3);
+    EXPECT_EQ(run.slow_rules.status, "pass") << run.slow_rules.message;
+    ASSERT_TRUE(run.slow_rules.peer_time.has_value());
+    EXPECT_LT(run.slow_rules.peer_time->median_ms, 150.0);  // its 300 ms of rules a run are not on the clock
+}
+
+TEST(PeerTimer, ARunThatBreaksTheRulesAfterItsDoneFails) {
+    const TimedRun run = time_both(1, 3);
+    EXPECT_EQ(run.breaks_rules.status, "error");
+    EXPECT_NE(run.breaks_rules.message.find("broke the lab's rule"), std::string::npos) << run.breaks_rules.message;
 }
