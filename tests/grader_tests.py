@@ -908,6 +908,44 @@ def expert_tier_read_from_the_reference():
     assert performance.expert_tier(os.path.join(bins, "lab6-student")) == {}
 
 
+STAND_IN_REFERENCE = """#!/bin/sh
+# A reference solution's stand-in: fails as a GPU CUDA cannot use does, on the GPUs named in DEAD.
+for dead in DEAD; do
+  if [ "$CUDA_VISIBLE_DEVICES" = "$dead" ]; then echo "lab3: no usable GPU (CUDA error: no CUDA-capable device is detected)" >&2; exit 3; fi
+done
+echo "$@" > "$0.args"
+exit 0
+"""
+
+
+def a_device_the_reference_fails_on_grades_nothing():
+    """Before anything is graded, the reference solution runs the first hidden case (--check-only)
+    on each of the session's GPUs: one it fails on (listed by nvidia-smi, unusable by CUDA) stops
+    the session with the reference's own line and the GPU named, rather than giving every
+    submission zero; a lab on the CPU runs nothing."""
+    from types import SimpleNamespace
+    from convlab_grader import grader
+    with tempfile.TemporaryDirectory() as tmp:
+        reference = os.path.join(tmp, "lab3-solution")
+        spec = specs.load(3)
+        pool = gpu_pool.GpuPool([gpu_pool.Gpu("0", "Stand-in GPU"), gpu_pool.Gpu("1", "Stand-in GPU")])
+        for dead, fails_on in (("none", None), ("1", "GPU 1 (Stand-in GPU)"), ("0 1", "GPU 0 (Stand-in GPU)")):
+            with open(reference, "w") as f:
+                f.write(STAND_IN_REFERENCE.replace("DEAD", dead))
+            os.chmod(reference, 0o755)
+            session = SimpleNamespace(spec=spec, secret=5, gpus=pool, reference=reference, lab=3)
+            try:
+                grader.Session.refuse_a_device_the_reference_fails_on(session)
+                assert fails_on is None, f"a reference failing on {fails_on} was not refused"
+            except RuntimeError as why:
+                assert fails_on and f"on {fails_on} (exit status 3: lab3: no usable GPU" in str(why) and "nothing is graded" in str(why), why
+        with open(reference + ".args") as f:
+            ran = f.read().split()
+        assert ran[0] == "--check-only" and "--seed" in ran and "--size" in ran, ran  # a hidden case, checked
+        cpu = SimpleNamespace(spec=specs.load(0), secret=5, gpus=pool, reference=os.path.join(tmp, "never-run"), lab=0)
+        grader.Session.refuse_a_device_the_reference_fails_on(cpu)
+
+
 def sweep_leaves_nothing_running():
     """What the grader counts as a submission's process left running: a zombie (ended, its status
     not yet read) is not one; a live process of the submission's user is, and sweep kills it and
@@ -1342,6 +1380,8 @@ def register(results):
     results.run("grader: result files reach the checker as plain copies (no links, fifos, hard links)", result_files_are_collected_safely)
     results.run("grader: sweep kills a submission's user's processes and returns once they are gone; a zombie is not running",
                 sweep_leaves_nothing_running)
+    results.run("grader: a GPU the reference solution fails on (listed, unusable) grades nothing, the GPU named",
+                a_device_the_reference_fails_on_grades_nothing)
     results.run("grader: archives are unpacked safely and only the student files are used", archives_are_read_safely)
     results.run("grader: every known-bad submission applies to the solution and carries all student files", known_bad_sets_apply)
     results.run("grader: a known-bad verdict names each expectation its result misses", known_bad_verdicts_can_fail)

@@ -63,11 +63,33 @@ class Session:
             self.notes.append(f"{tool} is not installed: the safety points are not graded"
                               + (" (Debian and Ubuntu's package oclgrind)" if tool == "oclgrind" else ""))
             self.do_sanitizer = False
+        self.refuse_a_device_the_reference_fails_on()
         self.template = build.make_template(work, self.lab, isolation)
         self.peer = self.do_performance and performance.peer_timed(spec) and performance.peer_timing_works(self)
         # An OpenCL lab's kernels are timed on a GPU alone: elsewhere no timed run is made.
         self.untimed_device = performance.default_device_not_a_gpu(self) if self.do_performance else None
         self.experts = performance.expert_tier(self.reference) if self.do_performance else {}
+
+    def refuse_a_device_the_reference_fails_on(self):
+        """Fails closed before anything is graded: the reference solution must pass the first hidden
+        case (--check-only) on each GPU of the session. A GPU that nvidia-smi lists but CUDA cannot
+        use (a driver that does not match, a GPU that fell off the bus: on a cluster's node, say)
+        would otherwise give every submission zero, each recorded as graded. RuntimeError with
+        the reference's own last line; a CPU lab has nothing to check. (An OpenCL lab's device is
+        whatever its default is, PoCL where there is no GPU.)"""
+        if self.spec.get("cpu_only"):
+            return
+        args = hidden_cases.case_args(self, cases.hidden_cases(self.spec, self.secret)[0])
+        for gpu in self.gpus.gpus:
+            env = dict(os.environ, **({"CUDA_VISIBLE_DEVICES": gpu.visible()} if gpu.visible() is not None else {}))
+            try:
+                done = subprocess.run([self.reference, "--check-only", *args], capture_output=True, text=True, timeout=600, env=env)
+                status, said = done.returncode, (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
+            except subprocess.TimeoutExpired:
+                status, said = None, ["it ran past 600 s"]
+            if status != 0:
+                raise RuntimeError(f"the reference solution of lab {self.lab} does not pass a hidden case on {gpu.describe()} "
+                                   f"(exit status {status}: {said[0][:300]}): nothing is graded on a device it fails on")
 
     # ---- one submission -------------------------------------------------------------------
     def prepare(self, index, name, path):

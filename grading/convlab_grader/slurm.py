@@ -230,8 +230,12 @@ def run_task(state, task, log):
                 f"--resume {state} submits this chunk again (on a node where unshare works, e.g. with --sbatch-arg=--exclude={host})")
             return 4
         # The reference was built by the submitting command: a build here would rewrite the shared kit under the other tasks.
-        session = Session(lab_spec, work, session_doc["secret"], isolation, options["performance"], options["sanitizer"], log,
-                          build_reference=False)
+        try:
+            session = Session(lab_spec, work, session_doc["secret"], isolation, options["performance"], options["sanitizer"], log,
+                              build_reference=False)
+        except RuntimeError as why:  # a GPU the reference fails on (listed, not usable): as a node without one
+            log(f"error: node {host}: {why}; grade --resume {state} submits this chunk again")
+            return 3
         for note in session.notes:
             log(f"note ({host}): {note}")
         for s in todo:
