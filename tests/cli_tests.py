@@ -395,8 +395,8 @@ def pictures_are_written():
 def demo_takes_the_scene():
     """--demo runs on the lecture scene (--image scene) unless --image names another input, and saves
     its pictures with the run's report. At a lecture's pace: its CPU reference is timed once, by
-    the run that computes the check's reference, and its notes say so; without --demo, --cpu-reps
-    times."""
+    the run that computes the check's reference, and a separable mask's is summed in two passes,
+    and its notes say so; without --demo, --cpu-reps times, and directly."""
     with tempfile.TemporaryDirectory() as tmp:
         doc = lab_json("lab0-solution", "--demo", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
         assert doc["input"]["source"] == "scene (seed 1)" and doc["input"]["width"] == 48, doc["input"]
@@ -409,6 +409,8 @@ def demo_takes_the_scene():
             assert reference and all(r["time"]["samples"] == samples for r in reference), reference
             said = any("timed once" in n for n in doc["notes"])
             assert said == bool(demo), doc["notes"]
+            # gauss:7:2, lab 0's mask, is separable: summed in two passes in --demo alone
+            assert all(("row pass then a column pass" in r["description"]) == bool(demo) for r in reference), reference
 
 
 def image_file_input_and_tiling():
