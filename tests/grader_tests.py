@@ -2,7 +2,9 @@
 archives, and lab 0 (a CPU lab) graded end to end: its solution gets full marks, its skeleton no
 correctness points, and every known-bad submission loses exactly what its description says.
 With a GPU (make test-grader-gpu): the same for the GPU labs' solutions, skeletons and known-bad sets."""
+import contextlib
 import csv
+import io
 import json
 import os
 import re
@@ -1390,6 +1392,8 @@ def register(results):
     for lab in opencl_labs():
         results.run(f"grader: lab {lab} batch on an OpenCL device (PoCL where there is no GPU): solution full marks, skeleton none, "
                     "every known-bad as described", grade_opencl_batch, lab)
+    results.run("grader: an OpenCL lab's timed runs end to end on this machine's OpenCL device (the GPU-only rule lifted here "
+                "alone): a kernel that sniffs the timed case earns nothing there, a slow one is scored slow", opencl_timing_path_on_pocl)
     results.run("grader: --leaderboard ranks full correctness only, fastest first, under aliases each report gives",
                 leaderboard_ranks_full_correctness_under_aliases)
     results.run("grader: the self-test spread over GPUs (--gpus): the GPUs named, the batches cut, each piece graded once by one "
@@ -1407,6 +1411,52 @@ def grade_opencl_batch(lab):
     if status != 0:
         raise Skip(f"no OpenCL device here: {(err or out).strip()[:200]}")
     grade_batch(lab)
+
+
+def opencl_timing_path_on_pocl():
+    """An OpenCL lab's timed runs ("timer": "program") end to end on whatever OpenCL device this
+    machine has, the rule that times them on a GPU alone lifted in this test alone (on PoCL, a
+    kernel could rewrite the program's report: the grader makes no timed run there), at a size
+    CI affords (2100x64, wider than 2048): the reference is timed; skips-rows-when-timed's
+    results in its timed case are wrong (each run's spot record, the last run's result), so that
+    case earns nothing; sums-every-pixel-four-times is timed at about four times the reference in
+    the case of its slow kernel, at about the reference's in the other."""
+    status, out, err = lab_program("lab11-solution", "--cl-list")
+    if status != 0:
+        raise Skip(f"no OpenCL device here: {(err or out).strip()[:200]}")
+    from convlab_grader import cli
+    real = (performance.default_device_not_a_gpu, performance.not_on_a_gpu, specs.load, cli.specs.load)
+
+    def small(lab):
+        spec = real[2](lab)
+        spec["performance"]["runs"] = 1
+        for case in spec["performance"]["cases"]:
+            case["args"] = cases.with_option(case["args"], "--size", "2100x64")
+            case["reps"], case["warmup"] = 5, 1
+        return spec
+    names = ("skips-rows-when-timed", "sums-every-pixel-four-times")
+    with tempfile.TemporaryDirectory() as tmp:
+        make_batch(11, [e for e in known_bad.load(11) if e["name"] in names], os.path.join(tmp, "batch"), True)
+        performance.default_device_not_a_gpu, performance.not_on_a_gpu = (lambda session: None), (lambda spec, doc: None)
+        specs.load = cli.specs.load = small
+        said = io.StringIO()  # the grader's table and log, shown only when something is wrong
+        try:
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+                status = cli.main(["--lab", "11", os.path.join(tmp, "batch"), "--no-sanitizer", "--json", os.path.join(tmp, "results.json"),
+                                   "--work", os.path.join(tmp, "work")])
+        finally:
+            performance.default_device_not_a_gpu, performance.not_on_a_gpu, specs.load, cli.specs.load = real
+        assert status in (0, None), said.getvalue()[-3000:]
+        with open(os.path.join(tmp, "results.json")) as f:
+            doc = json.load(f)
+    results = {r["student"]: r for r in (doc if isinstance(doc, list) else doc["results"])}
+    timed = {name: {tuple(c["variants"]): c for c in results[name]["performance"]["cases"]} for name in (*names, "reference-solution")}
+    assert all(c["ratio"] is not None and not c["problem"] for c in timed["reference-solution"].values()), timed["reference-solution"]
+    sniffs = timed["skips-rows-when-timed"][("naive-2d-global",)]
+    assert sniffs["fraction"] == 0 and "no timed variant produced a right result" in (sniffs["problem"] or ""), sniffs
+    slow = timed["sums-every-pixel-four-times"]
+    assert slow[("naive-2d-constant",)]["ratio"] > 2.5 and slow[("naive-2d-constant",)]["fraction"] < 0.5, slow
+    assert slow[("naive-2d-global",)]["ratio"] < 2, slow
 
 
 def gpu_labs():
