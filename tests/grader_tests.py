@@ -880,7 +880,7 @@ def opencl_labs_timed_on_a_gpu_alone():
             session = FakeSession(spec, iso, tmp, reference)
             session.peer = False
             why = performance.default_device_not_a_gpu(session)
-            assert (why is None) == (says is None) and (says is None or says in why and "no performance points" in why), why
+            assert (why is None) == (says is None) and (says is None or f"device is {says}," in why and "no performance points" in why), why
             assert session.notes == ([why] if why else []), session.notes
         # The session's device is not a GPU: the submission's program is never run.
         session = FakeSession(spec, iso, tmp, reference)

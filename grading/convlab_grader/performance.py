@@ -4,6 +4,7 @@ where the program's report leaves out time it measured), and why a time does not
 result, a forged time: one no GPU could achieve)."""
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -278,7 +279,8 @@ def default_device_not_a_gpu(session):
     default = next((line for line in listed.stdout.splitlines() if line.rstrip().endswith("[the default]")), None)
     if default and "(GPU)" in default:
         return None
-    device = default.split(";")[0].strip() if default else "none (" + (listed.stderr or listed.stdout).strip()[-200:] + ")"
+    # "  0  NAME; platform ...": the name, without --cl-list's index
+    device = re.sub(r"^\s*\d+\s+", "", default.split(";")[0]) if default else "none (" + (listed.stderr or listed.stdout).strip()[-200:] + ")"
     why = (f"timed on a GPU alone: this machine's OpenCL device is {device}, not a GPU, where the kernels run inside the "
            "graded program, whose report of its own time they could rewrite: no performance points")
     session.notes.append(why)
