@@ -175,7 +175,11 @@ def held():
 def environment():
     """What a process started under this thread's lease must see: its GPU alone ({} without a
     lease, or on the machine's default GPU)."""
-    gpu = held()
+    return environment_of(held())
+
+
+def environment_of(gpu):
+    """What a process on `gpu` must see: that GPU alone ({} for None, or the machine's default GPU)."""
     return {"CUDA_VISIBLE_DEVICES": gpu.visible()} if gpu is not None and gpu.visible() is not None else {}
 
 

@@ -81,7 +81,7 @@ class Session:
             return
         args = hidden_cases.case_args(self, cases.hidden_cases(self.spec, self.secret)[0])
         for gpu in self.gpus.gpus:
-            env = dict(os.environ, **({"CUDA_VISIBLE_DEVICES": gpu.visible()} if gpu.visible() is not None else {}))
+            env = dict(os.environ, **gpu_pool.environment_of(gpu))
             try:
                 done = subprocess.run([self.reference, "--check-only", *args], capture_output=True, text=True, timeout=600, env=env)
                 status, said = done.returncode, (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]

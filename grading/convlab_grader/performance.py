@@ -98,8 +98,14 @@ def not_on_a_gpu(spec, doc):
     device = (doc or {}).get("device") or {}
     if not timed_by_the_program(spec) or device.get("type") == "GPU":
         return None
-    return (f"timed on a GPU alone: this run's OpenCL device ({device.get('name') or 'none'}, a {device.get('type') or 'device of no type'}) "
-            "runs the kernels inside the graded program, whose report of its own time they could rewrite: no performance points")
+    return gpu_alone(f"on this run's OpenCL device ({device.get('name') or 'none'}, a {device.get('type') or 'device of no type'})")
+
+
+def gpu_alone(where):
+    """The problem of a case an OpenCL device other than a GPU cannot time (not_on_a_gpu,
+    default_device_not_a_gpu); `where` says which device, up to "the kernels run"."""
+    return (f"timed on a GPU alone: {where} the kernels run inside the graded program, whose report of its own time they "
+            "could rewrite: no performance points")
 
 
 def time_that_counts(sub_reported, sub_peer, ref_reported, ref_peer):
@@ -281,8 +287,7 @@ def default_device_not_a_gpu(session):
         return None
     # "  0  NAME; platform ...": the name, without --cl-list's index
     device = re.sub(r"^\s*\d+\s+", "", default.split(";")[0]) if default else "none (" + (listed.stderr or listed.stdout).strip()[-200:] + ")"
-    why = (f"timed on a GPU alone: this machine's OpenCL device is {device}, not a GPU, where the kernels run inside the "
-           "graded program, whose report of its own time they could rewrite: no performance points")
+    why = gpu_alone(f"this machine's OpenCL device is {device}, not a GPU, where")
     session.notes.append(why)
     return why
 

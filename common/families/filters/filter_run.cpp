@@ -286,7 +286,7 @@ class LabRun : public FamilyRun {
         r.status = "pass";
         r.message = "the reference every result is checked against";
         r.threads = omp_get_max_threads();
-        if (!options_.check_only && options_.demo) {
+        if (options_.demo && !options_.check_only) {
             r.time = made;
             note_once("--demo: the CPU reference is timed once, by the run that computed the reference the check uses");
         } else if (!options_.check_only) {
