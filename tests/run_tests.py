@@ -70,7 +70,8 @@ def main():
     parser.add_argument("--lab", type=int, action="append",
                         help="with --grader-gpu: this lab's batch only; with --gpu-only: this lab's GPU tests only (repeatable)")
     parser.add_argument("--part", default="1/1", help="with --grader-gpu: I/N grades the I-th of N slices of each batch's known-bad "
-                                                         "set, 0/N the solution and the skeleton alone")
+                                                         "set, 0/N the solution and the skeleton alone; with --gpu-only: every N-th GPU test from "
+                                                         "the I-th on")
     parser.add_argument("--only", help="with --grader-gpu: these known-bad submissions alone (comma-separated names), with the "
                                        "solution and the skeleton")
     parser.add_argument("--gpus", help="with --grader-gpu: every batch in pieces spread over these GPUs, one worker a GPU: all, "
@@ -99,13 +100,15 @@ def main():
             grader_tests.register_gpu(results, args.lab, part, args.only.split(",") if args.only else None)
         main_exit(results)
     if args.gpu_only:
+        if part[0] == 0:
+            parser.error(f"--part {args.part}: with --gpu-only, I/N with 1 <= I <= N")
         builds(results)
         if not gpu_available():
             results.record("GPU suite", "fail", "no usable CUDA device: make test-gpu needs a GPU (make test runs the rest)")
             main_exit(results)
         if not args.lab:
             cli_tests.register_solution_sweeps(results)
-        gpu_suite.register(results, args.lab or labs())
+        gpu_suite.register(results, args.lab or labs(), part)
         main_exit(results)
 
     unit_tests(results)
