@@ -103,6 +103,23 @@ def contradicted_reports_are_timed_by_the_grader():
     assert [lab for lab in range(6) if performance.peer_timed(specs.load(lab))] == [1, 2, 3, 4, 5]
 
 
+def memory_held_before_the_timer_looked():
+    """Lab 9's budget from outside the program: the grader's timer reports what the device had in
+    use besides its own hold once the program was ready; a submission's more than the
+    reference's by the slack is a buffer made before the budget was placed (a static allocation
+    before main): the case earns nothing. Within the slack, or with either figure missing (a run
+    that failed says so by itself), nothing is said."""
+    def doc(*mibs):
+        return {"results": [{"variant": "serial", "figures": [{"name": "device_mib_at_ready", "unit": "MiB", "value": m}]} for m in mibs]}
+    f = performance.held_before_ready
+    assert f(doc(1100), doc(1080)) is None, "two contexts differ a little"
+    assert f(doc(1080 + performance.HELD_SLACK_MIB), doc(1080)) is None, "at the slack"
+    why = f(doc(2104), doc(1080, 1080))
+    assert why and "1024 MiB more" in why and "no performance points" in why, why
+    assert f({"results": [{"variant": "serial", "figures": []}]}, doc(1080)) is None, "no figure: the run's own failure says why"
+    assert f(doc(5000), {}) is None
+
+
 def spec_mistakes_are_refused():
     """A spec whose points do not add up, whose variant name --variant's list would split, whose
     timed case does not require its own variants (or requires one nobody grades), or whose
@@ -1367,6 +1384,8 @@ def register(results):
     results.run("grader: a CPU run that leaves threads it was given idle is charged for them", idle_threads_are_charged)
     results.run("grader: a time report the grader's own process contradicts is replaced by the grader's clock; honest overhead is not",
                 contradicted_reports_are_timed_by_the_grader)
+    results.run("grader: lab 9: device memory a program held before the timer's hold, beyond the reference's, costs the case",
+                memory_held_before_the_timer_looked)
     results.run("grader: a report of another schema is refused in one line and read as none", reports_of_another_schema_are_refused)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)

@@ -30,6 +30,11 @@ PeerTimer::PeerTimer(PeerLink& link, PeerTarget& target, PeerTimerPlan plan) : l
     const PeerMessage ready = link_.receive(kReadyTimeoutS);
     if (ready.kind == PeerKind::Failed) throw PeerError("the program could not start: " + ready.text_string());
     if (ready.kind != PeerKind::Ready) throw PeerError("the program answered out of turn");
+    try {
+        target_.program_ready();
+    } catch (const std::exception& e) {
+        not_ready_ = e.what();
+    }
 }
 
 // Every repetition of every variant gets an input of its own. With one set of seeds for all the
@@ -52,6 +57,7 @@ void PeerTimer::time_variant(const std::string& name, VariantResult& r) {
         fail("error", text);
     };
     const int variant = variants_timed_++;
+    if (!not_ready_.empty()) return fail("fail", not_ready_);
     if (!target_.select(name)) return fail("error", "no variant '" + name + "' to time");
     try {
         link_.send(PeerMessage::make(PeerKind::Prepare, name));

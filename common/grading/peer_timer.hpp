@@ -63,6 +63,11 @@ class PeerTarget {
     // The whole output checked against the reference for the input of `seed` (loaded last): ""
     // when right, else what is wrong; an image lab fills r.check too.
     virtual std::string check_output(uint64_t seed, VariantResult& r) = 0;
+    // Once the program is ready (it has mapped the shared memory; no variant prepared yet): what
+    // this side measures of the program, or holds against it, from outside its process (lab 9
+    // holds the device but the budget). Throws for a program that cannot be timed so: each
+    // variant then fails with the reason.
+    virtual void program_ready() {}
 };
 
 class PeerTimer {
@@ -84,6 +89,7 @@ class PeerTimer {
     PeerTimerPlan plan_;
     uint64_t salt_;
     int variants_timed_ = 0;
+    std::string not_ready_;  // why the target could not take the program as ready (program_ready)
 };
 
 }  // namespace convlab

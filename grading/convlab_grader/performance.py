@@ -21,6 +21,11 @@ FLOOR_SHARE = 0.7  # a time under 70% of the byte or flop model's minimum is imp
 # achieve is called forged (FLOOR_SHARE).
 PEER_SLACK_MS = 0.05
 PEER_SLACK_SHARE = 0.10  # of the time measured from outside
+# Lab 9: device memory in use when the program was ready for the grader's timer, beyond the
+# reference program's, that is still not a buffer of its own (the runtime's and the driver's
+# bookkeeping differ a little between two builds): common/families/strips/device_memory_cap.hpp's
+# kDeviceMemorySlack.
+HELD_SLACK_MIB = 64
 
 
 def timed_args(perf):
@@ -129,6 +134,25 @@ def time_that_counts(sub_reported, sub_peer, ref_reported, ref_peer):
     return measured, (f"timed by the grader's clock: the program reported {reported:.4g} ms, but the grader's own process "
                       f"measured {statistics.median(sub_peer):.4g} ms around it, {sub_over:.4g} ms more where the reference's "
                       f"runs show {ref_over:.4g} ms of overhead; {measured:.4g} ms counts")
+
+
+def held_before_ready(doc, ref_doc):
+    """Lab 9's rule on memory, measured from outside the program: the grader's timer holds the
+    device but the budget once the program is ready (common/families/strips/strip_peer.hpp), and
+    reports what the device then had in use besides its hold, the timer's and the program's
+    contexts and whatever the program allocated before (a buffer made before main, out of reach of
+    the program's own records and its cap). The same for the reference's program, on the same GPU
+    in the same session, says what two contexts take. A problem (the case earns nothing) where the
+    submission's is more by HELD_SLACK_MIB, else None."""
+    def at_ready(d):
+        found = [reports.figures(r).get("device_mib_at_ready") for r in (d or {}).get("results", [])]
+        return max((v for v in found if isinstance(v, (int, float))), default=None)
+    mine, theirs = at_ready(doc), at_ready(ref_doc)
+    if mine is None or theirs is None or mine <= theirs + HELD_SLACK_MIB:
+        return None
+    return (f"the program held {mine - theirs:.0f} MiB more device memory than the reference's before its first timed run "
+            f"({mine:.0f} MiB in use against {theirs:.0f}, measured by the grader's timer): a strip variant may hold its budget "
+            "and no more, however early it allocates: no performance points")
 
 
 def floor_ms(args, reference_doc, variant=None):
@@ -390,6 +414,11 @@ def measure(session, sub):
                 else:
                     _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, ref_timed, None)
                 shutil.rmtree(ref_out, ignore_errors=True)
+            held = held_before_ready(doc, ref_doc) if peer else None
+            for c in active:
+                if held:
+                    c["problem"], c["done"] = held, True
+            active = [c for c in active if not c["done"]]
             for c in active:
                 mine = min(right & set(c["perf"]["variants"]), key=lambda v: times[v])
                 theirs = [v for v in c["perf"]["variants"] if v in ref_times]

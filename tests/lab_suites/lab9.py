@@ -13,6 +13,7 @@ import tempfile
 
 from cli_tests import refusal_problems
 from testkit import ROOT, figures, lab, lab_json, peer_timed, sanitizer_clean
+from convlab_grader import performance  # noqa: E402  (testkit puts the grader on the path)
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 SHAPES = ["1x1", "7x3", "3x40", "257x129", "1031x769"]
@@ -152,9 +153,20 @@ def peer_timing():
         assert r["peer_time"]["samples"] == 5 and r["time"]["samples"] == 5, (name, r["peer_time"], r["time"])
         assert r["peer_time"]["median_ms"] >= r["time"]["median_ms"], (name, r["peer_time"], r["time"])
     assert doc["transfer_bandwidth"]["d2h_pinned_gbs"] > 0, doc["transfer_bandwidth"]
+    # The timer held the device but the budget from its own process once the program was ready,
+    # and says what was in use besides its hold then: two contexts, about the same for any build
+    # of the lab (the grader sets a submission's against the reference's: performance.py).
+    solution_mib = {figures(r).get("device_mib_at_ready") for r in doc["results"]}
     doc, _ = peer_timed("lab9-solution", "lab9-student", args)
     assert doc["results"] and all(r["status"] == "not-implemented" for r in doc["results"]), \
         [(r["variant"], r["status"], r["message"]) for r in doc["results"]]
+    skeleton_mib = {figures(r).get("device_mib_at_ready") for r in doc["results"]}
+    assert len(solution_mib) == 1 and len(skeleton_mib) == 1, (solution_mib, skeleton_mib)
+    solution_mib, skeleton_mib = solution_mib.pop(), skeleton_mib.pop()
+    assert isinstance(solution_mib, (int, float)) and solution_mib > 0, solution_mib
+    assert performance.held_before_ready({"results": [{"figures": [{"name": "device_mib_at_ready", "value": skeleton_mib}]}]},
+                                         {"results": [{"figures": [{"name": "device_mib_at_ready", "value": solution_mib}]}]}) is None, \
+        ("an honest build held more than the reference's when ready", skeleton_mib, solution_mib)
 
 
 def skeleton_fails_cleanly():

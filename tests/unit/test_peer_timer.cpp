@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,7 +62,16 @@ class FakeTarget : public PeerTarget {
         return "";
     }
 
+    // What the timer measures or holds once the program is ready (lab 9 holds the device): a
+    // target that cannot throws the reason.
+    void program_ready() override {
+        ++ready_calls;
+        if (!refuse_ready.empty()) throw std::runtime_error(refuse_ready);
+    }
+
     std::vector<uint64_t> seeds;  // every repetition's, in order
+    int ready_calls = 0;
+    std::string refuse_ready;
 
   private:
     SharedMemory& memory_;
@@ -175,4 +185,31 @@ TEST(PeerTimer, ARunThatBreaksTheRulesAfterItsDoneFails) {
     const TimedRun run = time_both(1, 3);
     EXPECT_EQ(run.breaks_rules.status, "error");
     EXPECT_NE(run.breaks_rules.message.find("broke the lab's rule"), std::string::npos) << run.breaks_rules.message;
+}
+
+TEST(PeerTimer, ATargetThatCannotTakeTheProgramAsReadyFailsEveryVariantWithWhy) {
+    int fds[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_SEQPACKET, 0, fds), 0);
+    SharedMemory memory;
+    std::thread program(serve, fds[1], std::ref(memory));
+    VariantResult honest, slow;
+    int ready_calls = 0;
+    {
+        PeerLink link(fds[0]);
+        FakeTarget target(memory);
+        target.refuse_ready = "GPU 0 has only 12 MiB free";
+        PeerTimer timer(link, target, PeerTimerPlan{1, 3, 10.0});
+        timer.time_variant("honest", honest);
+        timer.time_variant("slow-rules", slow);
+        timer.finish();
+        ready_calls = target.ready_calls;
+        EXPECT_TRUE(target.seeds.empty());  // nothing was timed
+    }
+    program.join();
+    EXPECT_EQ(ready_calls, 1);
+    for (const VariantResult* r : {&honest, &slow}) {
+        EXPECT_EQ(r->status, "fail");
+        EXPECT_EQ(r->message, "GPU 0 has only 12 MiB free");
+        EXPECT_FALSE(r->time.has_value());
+    }
 }

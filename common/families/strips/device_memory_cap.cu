@@ -11,16 +11,16 @@
 
 namespace convlab {
 
-DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget) {
+DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget, size_t slack) {
     try {
         for_each_gpu(gpus, [&](int d) {
             size_t free = 0, total = 0;
             CUDA_CHECK(cudaMemGetInfo(&free, &total));
-            if (free < budget + kDeviceMemorySlack)
+            if (free < budget + slack)
                 throw InputError("--gpu-memory " + format_bytes(double(budget)) + ": GPU " + std::to_string(d) + " has only " +
                                  format_bytes(double(free)) + " free; accepted: less than that");
             Hold hold;
-            hold.bytes = free - budget - kDeviceMemorySlack;
+            hold.bytes = free - budget - slack;
             if (hold.bytes > 0) CUDA_CHECK(cudaMalloc(&hold.ballast, hold.bytes));
             held_.push_back(hold);  // before anything else can throw: release() frees it
             CUDA_CHECK(cudaMemGetInfo(&held_.back().free_placed, &total));
@@ -40,6 +40,16 @@ std::string DeviceMemoryCap::hold_released() const {
             return "the device-memory cap on GPU " + std::to_string(d) + " was gone after the run (" + format_bytes(double(free[d])) +
                    " free)";
     return "";
+}
+
+std::vector<size_t> DeviceMemoryCap::in_use_besides_hold() const {
+    std::vector<size_t> in_use(held_.size());
+    for_each_gpu(int(held_.size()), [&](int d) {
+        size_t free = 0, total = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free, &total));
+        in_use[d] = total - free - held_[d].bytes;
+    });
+    return in_use;
 }
 
 void DeviceMemoryCap::release() noexcept {

@@ -18,7 +18,9 @@ constexpr size_t kDeviceMemorySlack = size_t(64) << 20;
 
 class DeviceMemoryCap {
   public:
-    DeviceMemoryCap(int gpus, size_t budget);  // InputError when a device has less free than budget + slack
+    // InputError when a device has less free than budget + slack. The grader's timer leaves more
+    // slack than the program's own cap takes, so that the program's cap still fits inside its hold.
+    DeviceMemoryCap(int gpus, size_t budget, size_t slack = kDeviceMemorySlack);
     ~DeviceMemoryCap();
     DeviceMemoryCap(const DeviceMemoryCap&) = delete;
     DeviceMemoryCap& operator=(const DeviceMemoryCap&) = delete;
@@ -28,6 +30,10 @@ class DeviceMemoryCap {
     // was when the cap was placed: a device reset frees the whole hold, while the driver's own
     // small trims (a few hundred MiB at most) stay under half of a large hold.
     std::string hold_released() const;
+
+    // Each device's memory in use now by everything but this hold (every process's, this one's
+    // context included): read from outside a program, what that program holds beyond its budget.
+    std::vector<size_t> in_use_besides_hold() const;
 
   private:
     struct Hold {

@@ -311,12 +311,13 @@ class StripRun : public FamilyRun {
     // reports them; runs none itself. The copy rates measured first give the grader its floor.
     void time_peer(PeerLink& link) override {
         open_gpus(true);
-        StripPeerTarget target(peer_shape(), mask_, options_.border);
+        StripPeerTarget target(peer_shape(), mask_, options_.border, budget_, gpus_);
         PeerTimer timer(link, target, PeerTimerPlan{options_.warmup, options_.reps});
         for (const StripVariant& v : spec_.variants) {
             if (!options_.selects(v.name) || v.whole) continue;
             VariantResult r = row(v, HostMemory::Pinned);
             r.set_figure("gpus", "GPUs", "", v.several_gpus ? gpus_ : 1, 0);
+            if (const auto mib = target.in_use_at_ready_mib()) r.set_figure("device_mib_at_ready", "device MiB at ready", "MiB", *mib, 0);
             timer.time_variant(v.name, r);
             report_.results.push_back(r);
         }

@@ -14,7 +14,15 @@
 
 namespace convlab {
 
-StripPeerTarget::StripPeerTarget(StripPeerShape shape, const Mask& mask, Border border) : shape_(shape), mask_(mask), border_(border) {}
+StripPeerTarget::StripPeerTarget(StripPeerShape shape, const Mask& mask, Border border, size_t budget, int gpus)
+    : shape_(shape), mask_(mask), border_(border), budget_(budget), gpus_(gpus) {}
+
+void StripPeerTarget::program_ready() {
+    hold_.emplace(gpus_, budget_, kTimerHoldSlack);
+    size_t in_use = 0;
+    for (size_t bytes : hold_->in_use_besides_hold()) in_use += bytes;
+    in_use_at_ready_mib_ = double(in_use) / double(1 << 20);
+}
 
 std::vector<int> StripPeerTarget::share(PeerMessage& buffers) {
     in_ = HostSharedMemory::create(shape_.values());

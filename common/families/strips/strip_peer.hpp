@@ -29,9 +29,14 @@ struct StripPeerShape {
     size_t values() const { return size_t(width) * height * channels; }
 };
 
+// How much more the timer's hold leaves free than the budget: room for the program's own cap
+// (which leaves the budget and kDeviceMemorySlack) and as much again.
+constexpr size_t kTimerHoldSlack = 2 * kDeviceMemorySlack;
+
 class StripPeerTarget : public PeerTarget {
   public:
-    StripPeerTarget(StripPeerShape shape, const Mask& mask, Border border);
+    // `budget` a GPU, on each of the first `gpus` devices.
+    StripPeerTarget(StripPeerShape shape, const Mask& mask, Border border, size_t budget, int gpus);
     std::vector<int> share(PeerMessage& buffers) override;
     bool select(const std::string& variant) override;  // true: the program says whether it has the variant
     void prepare_input(uint64_t seed) override;  // the image of `seed` made in the timer's own memory
@@ -41,11 +46,24 @@ class StripPeerTarget : public PeerTarget {
     void sample(const std::vector<size_t>& positions, float* values) override;
     double expected_at(uint64_t seed, size_t i) override;
     std::string check_output(uint64_t seed, VariantResult& r) override;
+    // The rule on memory from outside the program: this process holds each device but the budget
+    // (and kTimerHoldSlack) for as long as it times, so no allocation of the program's, in any
+    // context, pool or process, gets past that whatever it does to its own cap. What the device
+    // has in use besides the hold once it is placed (both processes' contexts and whatever the
+    // program allocated before it was ready, a buffer made before main included) is reported
+    // for the grader to set against the reference program's (performance.py).
+    void program_ready() override;
+    // The MiB in use on the devices besides the hold when the program was ready; none before.
+    std::optional<double> in_use_at_ready_mib() const { return in_use_at_ready_mib_; }
 
   private:
     StripPeerShape shape_;
     const Mask& mask_;
     Border border_;
+    size_t budget_;
+    int gpus_;
+    std::optional<DeviceMemoryCap> hold_;
+    std::optional<double> in_use_at_ready_mib_;
     HostSharedMemory in_, out_;
     Image staged_;  // the next repetition's input (make_random_image of staged_seed_), out of the program's reach
     uint64_t staged_seed_ = 0;
