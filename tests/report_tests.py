@@ -422,6 +422,39 @@ def more_labs_plots_without_their_fields():
             assert [line.split()[3] for line in left_out] == missing, f"lab {lab}: {left_out}"
 
 
+SAMPLES = os.path.join(ROOT, "tests", "report_samples")
+
+
+def plots_from_real_h100_reports():
+    """Every lab with plots, from a report of a real run (tests/report_samples/labN-h100.json: the
+    reference solution's default run on an H100, as its README says): each plot its manifest
+    declares is drawn, as a valid PNG of sensible size and a parsing SVG; the pages hold every
+    plot and refer to nothing outside; every variant that passed is named in a plot's legend (lab
+    9's with its host memory: "serial (pinned)"); the header names the GPU."""
+    sys.path.insert(0, os.path.join(ROOT, "grading"))
+    from convlab_grader import manifest
+    with_plots = [lab for lab in manifest.labs() if manifest.load(lab)["plots"]]
+    stored = sorted(int(f[3:-len("-h100.json")]) for f in os.listdir(SAMPLES) if re.fullmatch(r"lab\d+-h100\.json", f))
+    assert stored == sorted(with_plots), f"stored samples of labs {stored}, labs with plots {sorted(with_plots)}"
+    with tempfile.TemporaryDirectory() as tmp:
+        for lab in with_plots:
+            with open(os.path.join(SAMPLES, f"lab{lab}-h100.json")) as f:
+                doc = json.load(f)
+            out, left_out = draw_report(lab, doc, tmp)
+            assert not left_out, f"lab {lab}: {left_out}"
+            stems = [f"lab{lab}-{kind}" for kind in manifest.load(lab)["plots"]]
+            check_folder(out, stems, {})
+            named = set().union(*(svg_texts(open(os.path.join(out, s + ".svg")).read()) for s in stems))
+            # Lab 5's rows are the points of its sweeps (and experiments no plot shows), each
+            # sweep a few series: the others' rows are variants, a series each.
+            unnamed = sorted({r["variant"] for r in doc["results"] if r["status"] == "pass" and lab != 5
+                              and not any(t == r["variant"] or t.startswith(r["variant"] + " ") for t in named)})
+            assert not unnamed, f"lab {lab}: no legend names {unnamed}"
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+            assert lab == 0 or "NVIDIA H100 80GB HBM3" in page, f"lab {lab}: the page's header does not name the GPU"
+
+
 def lab8_report_from_a_run():
     """Lab 8's run (its CPU part here; with a GPU its pipelines too): the stages plot of the real
     report, its legend naming the CPU reference's pipeline."""
@@ -550,6 +583,7 @@ def register(results):
     results.run("report: every lab 4 variant's name gives its shape (GX x GY, block) to the plots", lab4_names_are_shapes)
     results.run("report: rows without what a plot reads: the pages, and one line a plot left out", more_labs_plots_without_their_fields)
     results.run("report: lab 8's run makes its stages plot", lab8_report_from_a_run)
+    results.run("report: every lab's declared plots from a stored report of a real H100 run", plots_from_real_h100_reports)
     results.run("report: a missing file, a schema 1 report, another lab's report: one line, nothing written", bad_inputs_refused)
     results.run("contact sheet: a run's pictures on one PNG, a row a mask; without the run's report one line", contact_sheet_of_a_run)
     results.run("compare: runs of one lab side by side, a column and a series a run (lines over masks, bars for one)", compare_side_by_side)

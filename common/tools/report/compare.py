@@ -125,6 +125,7 @@ def plot(docs, names):
     ax.set_ylabel("median time (ms, log scale)")
     masks = docs[0].get("masks") or []
     ax.set_title(f"lab {lab}: {len(runs)} runs side by side" + (f", mask {masks[0]}" if len(sizes) <= 1 and len(masks) == 1 else ""))
+    ax.set_axisbelow(True)  # the grid behind bars, not striped across them
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return fig

@@ -52,6 +52,7 @@ def series(rows, key):
 def label_axes(ax, xlabel, ylabel):
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    ax.set_axisbelow(True)  # the grid behind bars, not striped across them
     ax.grid(True, which="both", alpha=0.3)
 
 
