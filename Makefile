@@ -350,7 +350,8 @@ dist-student:
 # A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
 # the image labs; an array lab (lab 5: "input = arrays" in its manifest) runs with its defaults.
 # With ARGS=--demo each lab saves its pictures in demo-output/labN/, and their contact sheet is drawn
-# there (contact-sheet.png; without matplotlib one line says so and the demo goes on). Without a
+# there (contact-sheet.png), and the run's report pages in demo-output/labN/report/ (make report's;
+# without matplotlib one line says so for each and the demo goes on). Without a
 # GPU an OpenCL lab (labs 11 and 12) runs on PoCL, on the CPU, where its default image would take
 # minutes (lab 12's sweep about ten): the demo gives it a smaller one unless ARGS says otherwise.
 CPU_OPENCL_DEMO := --size 256 --reps 3
@@ -362,7 +363,8 @@ demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-
 	    args="$(CPU_OPENCL_DEMO)"; echo "(no GPU here: its kernels run on the CPU through PoCL, so on a smaller image: $$args)"; fi; \
 	  build/bin/lab$$n-solution $$args; status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
-	  if [ -f demo-output/lab$$n/report.json ]; then $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; fi; \
+	  if [ -f demo-output/lab$$n/report.json ]; then $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; \
+	    $(REPORT_PYTHON) common/tools/report/make_report.py --lab $$n --from demo-output/lab$$n/report.json --out demo-output/lab$$n/report || true; fi; \
 	done
 
 # make report LAB=n [FROM=report.json] [OUT=folder] [ARGS='--mask box:3,box:15']: the plots run
