@@ -396,7 +396,8 @@ def demo_takes_the_scene():
     """--demo runs on the lecture scene (--image scene) unless --image names another input, and saves
     its pictures with the run's report. At a lecture's pace: its CPU reference is timed once, by
     the run that computes the check's reference, and a separable mask's is summed in two passes,
-    and its notes say so; without --demo, --cpu-reps times, and directly."""
+    each CPU variant is timed once unless --cpu-reps says otherwise, and its notes say so; without
+    --demo, --cpu-reps times, and directly."""
     with tempfile.TemporaryDirectory() as tmp:
         doc = lab_json("lab0-solution", "--demo", "--size", "48x32", "--check-only", "--threads", "2", "--out", tmp)
         assert doc["input"]["source"] == "scene (seed 1)" and doc["input"]["width"] == 48, doc["input"]
@@ -411,6 +412,13 @@ def demo_takes_the_scene():
             assert said == bool(demo), doc["notes"]
             # gauss:7:2, lab 0's mask, is separable: summed in two passes in --demo alone
             assert all(("row pass then a column pass" in r["description"]) == bool(demo) for r in reference), reference
+            sequential = [r for r in doc["results"] if r["variant"] == "sequential"]
+            assert sequential and sequential[0]["time"]["samples"] == 3, "--cpu-reps given: the CPU variants' reps, --demo or not"
+        # --demo's own default: each CPU variant timed once, and it says so.
+        doc = lab_json("lab0-solution", "--demo", "--size", "48x32", "--threads", "2", "--out", tmp)
+        cpu = [r for r in doc["results"] if r["variant"] in ("sequential", "openmp")]
+        assert cpu and all(r["time"]["samples"] == 1 for r in cpu), [(r["variant"], r["time"]) for r in cpu]
+        assert "--demo: each CPU variant is timed once (--cpu-reps 1)" in doc["notes"], doc["notes"]
 
 
 def image_file_input_and_tiling():

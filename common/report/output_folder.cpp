@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 
@@ -62,6 +63,20 @@ void OutputFolder::save_difference(const std::string& name, const std::vector<fl
 
 void OutputFolder::save_text(const std::string& file, const std::string& text) const {
     write_raw_bytes(path_ + "/" + file, text.data(), text.size());
+}
+
+void OutputFolder::save_side_by_side(const std::vector<std::function<void()>>& saves) {
+    std::exception_ptr first;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long long n = 0; n < (long long)saves.size(); ++n) {
+        try {
+            saves[n]();
+        } catch (...) {
+#pragma omp critical(convlab_first_save_failure)
+            if (!first) first = std::current_exception();
+        }
+    }
+    if (first) std::rethrow_exception(first);
 }
 
 }  // namespace convlab

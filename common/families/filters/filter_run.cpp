@@ -550,12 +550,13 @@ class LabRun : public FamilyRun {
 
     void save_outputs() override {
         if (!out_.enabled()) return;
-        out_.save_image("input", image_);
-        for (const auto& [name, values] : references_) out_.save_result(name, values, image_);
+        std::vector<std::function<void()>> saves{[&] { out_.save_image("input", image_); }};
+        for (const auto& [name, values] : references_) saves.push_back([&, &name = name, &values = values] { out_.save_result(name, values, image_); });
         for (const Picture& p : pictures_) {
-            out_.save_result(p.name, p.values, image_);
-            out_.save_difference(p.name + "-diff", p.values, references_.at(p.reference).second, image_);
+            saves.push_back([&] { out_.save_result(p.name, p.values, image_); });
+            saves.push_back([&] { out_.save_difference(p.name + "-diff", p.values, references_.at(p.reference).second, image_); });
         }
+        OutputFolder::save_side_by_side(saves);
         std::cerr << "lab" << spec_.number << ": pictures saved in " << out_.path() << "/\n";
     }
 

@@ -651,13 +651,17 @@ class CannyRun : public FamilyRun {
     void save_outputs() override {
         if (!out_.enabled() || !has_reference_) return;  // a graded run's pictures would have no reference to show
         const int w = image_.width, h = image_.height;
-        out_.save_image("input", image_);
-        out_.save_image("reference-edges", edge_map_picture(reference_.edges.data(), w, h));
-        out_.save_image("reference-magnitude", magnitude_picture(reference_.magnitude.data(), w, h));
+        std::vector<std::function<void()>> saves{
+            [&] { out_.save_image("input", image_); },
+            [&] { out_.save_image("reference-edges", edge_map_picture(reference_.edges.data(), w, h)); },
+            [&] { out_.save_image("reference-magnitude", magnitude_picture(reference_.magnitude.data(), w, h)); }};
         for (const auto& [name, edges] : pictures_) {
-            out_.save_image(name + "-edges", edge_map_picture(edges.data(), w, h));
-            out_.save_image(name + "-diff", edge_difference_picture(edges.data(), reference_.edges.data(), w, h));
+            saves.push_back([&, &name = name, &edges = edges] { out_.save_image(name + "-edges", edge_map_picture(edges.data(), w, h)); });
+            saves.push_back([&, &name = name, &edges = edges] {
+                out_.save_image(name + "-diff", edge_difference_picture(edges.data(), reference_.edges.data(), w, h));
+            });
         }
+        OutputFolder::save_side_by_side(saves);
         std::cerr << "lab" << spec_.lab.number << ": pictures saved in " << out_.path() << "/\n";
     }
 
