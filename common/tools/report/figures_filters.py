@@ -4,6 +4,7 @@ returns a figure, or one line that says why the report has nothing for it."""
 import re
 
 from figures_base import ceilings, finish, floor_ms, label_axes, log_y, machine, ms, plt, series, timed
+from matplotlib.ticker import FuncFormatter  # after figures_base, which picks the backend
 
 
 def floors(doc, rows):
@@ -57,10 +58,21 @@ def threads(doc):
     speed.plot(counts, counts, "k--", linewidth=0.8, label="ideal")
     eff.axhline(100, color="k", linestyle="--", linewidth=0.8, label="ideal")
     # Efficiency lines run along the top (100%): its legend goes low, out of their way.
-    for ax, what, where in ((speed, "speed-up over 1 thread (x)", "upper left"), (eff, "parallel efficiency (%)", "lower left")):
-        label_axes(ax, "OpenMP threads", what)
+    # Thread counts double (1, 2, 4 ... 128): on a linear axis the first four share one tick's
+    # room, so the axes go by powers of two where the counts span more than 8x; the speed-up too,
+    # where the ideal is then a straight diagonal.
+    doubling = counts[-1] > 8 * counts[0]
+    for ax, what, where in ((speed, "speed-up over 1 thread (x" + (", log scale)" if doubling else ")"), "upper left"),
+                            (eff, "parallel efficiency (%)", "lower left")):
+        label_axes(ax, "OpenMP threads" + (" (log scale)" if doubling else ""), what)
+        if doubling:
+            ax.set_xscale("log", base=2)
         ax.set_xticks(counts)
+        ax.set_xticklabels([str(c) for c in counts])
         ax.legend(fontsize="small", loc=where)
+    if doubling:
+        speed.set_yscale("log", base=2)
+        speed.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     eff.set_ylim(bottom=0)
     fig.suptitle(f"lab {doc['lab']}: speed-up and efficiency against threads, {machine(doc)}")
     fig.tight_layout()
