@@ -120,6 +120,49 @@ def memory_held_before_the_timer_looked():
     assert f(doc(5000), {}) is None
 
 
+STAND_IN_LAB9_REFERENCE = """#!/bin/sh
+# A lab 9 reference's stand-in: a graded run (--raw-out, --format json) reports what its GPU had in
+# use when it opened, MIB MiB; a run that is not graded reports no figure (the real one's too).
+case "$*" in
+  *--raw-out*) echo '{"schema": "convlab.report/2", "results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": MIB}]}]}' ;;
+  *) echo '{"schema": "convlab.report/2", "results": []}' ;;
+esac
+exit 0
+"""
+
+
+def memory_held_before_the_program_looked():
+    """Lab 9's checked runs: the session's pre-flight takes what the reference's graded run had in
+    use when its GPUs opened (the most over the session's GPUs; none said: nothing is graded), and
+    a hidden case whose run had more by the slack fails every variant that passed it, with why; a
+    run that says nothing (it failed) or a lab without the rule is left as it was."""
+    from types import SimpleNamespace
+    from convlab_grader import grader, hidden_cases
+    with tempfile.TemporaryDirectory() as tmp:
+        reference = os.path.join(tmp, "lab9-solution")
+        pool = gpu_pool.GpuPool([gpu_pool.Gpu("0", "Stand-in GPU"), gpu_pool.Gpu("1", "Stand-in GPU")])
+        for mib, measured in (("530", 530.0), ("", None)):
+            with open(reference, "w") as f:
+                f.write(STAND_IN_LAB9_REFERENCE.replace("MIB", mib or "null"))
+            os.chmod(reference, 0o755)
+            session = SimpleNamespace(spec=specs.load(9), secret=5, gpus=pool, reference=reference, lab=9, work=tmp,
+                                      private=lambda name: grader.Session.private(SimpleNamespace(work=tmp), name))
+            session.measure_reference_start = lambda gpu, env, args, s=session: grader.Session.measure_reference_start(s, gpu, env, args)
+            try:
+                grader.Session.refuse_a_device_the_reference_fails_on(session)
+                assert session.reference_start_mib == measured, (session.reference_start_mib, measured)
+            except RuntimeError as why:
+                assert measured is None and "did not say what its GPUs had in use" in str(why), why
+    session = SimpleNamespace(reference_start_mib=530.0)
+    own = {"results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": 1554}]}]}
+    held = hidden_cases.held_at_start(session, own)
+    assert held and "1024 MiB more device memory than the reference's when its GPUs opened" in held, held
+    own["results"][0]["figures"][0]["value"] = 560
+    assert hidden_cases.held_at_start(session, own) is None, "within the slack"
+    assert hidden_cases.held_at_start(session, {}) is None, "no report: the run's own failure says why"
+    assert hidden_cases.held_at_start(SimpleNamespace(), own) is None, "a lab without the rule"
+
+
 def spec_mistakes_are_refused():
     """A spec whose points do not add up, whose variant name --variant's list would split, whose
     timed case does not require its own variants (or requires one nobody grades), or whose
@@ -1386,6 +1429,8 @@ def register(results):
                 contradicted_reports_are_timed_by_the_grader)
     results.run("grader: lab 9: device memory a program held before the timer's hold, beyond the reference's, costs the case",
                 memory_held_before_the_timer_looked)
+    results.run("grader: lab 9: device memory a graded run held when its GPUs opened, beyond the reference's, fails its cases",
+                memory_held_before_the_program_looked)
     results.run("grader: a report of another schema is refused in one line and read as none", reports_of_another_schema_are_refused)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)

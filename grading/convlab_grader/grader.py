@@ -77,6 +77,7 @@ class Session:
         would otherwise give every submission zero, each recorded as graded. RuntimeError with
         the reference's own last line; a CPU lab has nothing to check. (An OpenCL lab's device is
         whatever its default is, PoCL where there is no GPU.)"""
+        self.reference_start_mib = None  # lab 9's yardstick for hidden_cases.held_at_start
         if self.spec.get("cpu_only"):
             return
         args = hidden_cases.case_args(self, cases.hidden_cases(self.spec, self.secret)[0])
@@ -90,6 +91,29 @@ class Session:
             if status != 0:
                 raise RuntimeError(f"the reference solution of lab {self.lab} does not pass a hidden case on {gpu.describe()} "
                                    f"(exit status {status}: {said[0][:300]}): nothing is graded on a device it fails on")
+            if self.spec.get("gpu_to_itself"):
+                self.measure_reference_start(gpu, env, args)
+
+    def measure_reference_start(self, gpu, env, args):
+        """Lab 9 (a GPU to itself): the device memory the reference's graded run has in use when its
+        GPUs open, before any variant runs (its rows' device_mib_at_start), the most over the
+        session's GPUs: what a submission's graded runs are held to (hidden_cases.held_at_start).
+        Fails closed: without it no hidden case could be judged so."""
+        out = os.path.join(self.private("reference-start"), gpu.describe().replace(" ", "-").replace("/", "-"))
+        shutil.rmtree(out, ignore_errors=True)
+        try:
+            done = subprocess.run([self.reference, "--check-only", *args, "--raw-out", out, "--format", "json"], capture_output=True,
+                                  text=True, timeout=600, env=env)
+        except subprocess.TimeoutExpired:
+            done = None
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        mib = performance.largest_figure(reports.parse(done.stdout) if done and done.returncode == 0 else None, "device_mib_at_start")
+        if mib is None:
+            raise RuntimeError(f"the reference solution of lab {self.lab} did not say what its GPUs had in use on {gpu.describe()} "
+                               f"({(done.stderr.strip().splitlines() or [''])[-1][:300] if done else 'it ran past 600 s'}): "
+                               "nothing is graded without it")
+        self.reference_start_mib = max(self.reference_start_mib or 0.0, mib)
 
     # ---- one submission -------------------------------------------------------------------
     def prepare(self, index, name, path):

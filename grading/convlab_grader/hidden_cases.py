@@ -9,7 +9,7 @@ import secrets
 import shutil
 import tempfile
 
-from . import case_lists, cases, reports, sandbox, sanitizer_tools, spec
+from . import case_lists, cases, performance, reports, sandbox, sanitizer_tools, spec
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
 CASES_AT_ONCE = 4  # hidden cases run side by side (one at a time where the spec says gpu_to_itself)
@@ -133,6 +133,7 @@ def tally_case(session, sub, tally, index, ran, verdicts):
     # program must say itself: a run that died, hung or wrote nothing refused nothing.
     reported = own.get("results", []) if isinstance(own, dict) else []
     skipped = {r.get("variant") for r in reported if isinstance(r, dict) and r.get("status") == "skipped"}
+    held = held_at_start(session, own)
     row = {"case": index, **{k: value for k, value in case.items() if k != "seed"}, "run": ran.describe(), "variants": {}}
     for v in session.spec["variants"]:
         # Beyond its mask-size limit, or a mask it must not compute (lab 6's separable variants
@@ -146,6 +147,8 @@ def tally_case(session, sub, tally, index, ran, verdicts):
                        else why_no_result(ran, own, v["name"], spec.stage_of(session.spec, v))}
         elif must_refuse and not refused:
             verdict = {"status": "fail", "message": f"computed mask {case['mask']}, which it must refuse"}
+        elif held and verdict["status"] == "pass":
+            verdict = {"status": "fail", "message": held}
         row["variants"][v["label"]] = verdict
         t = tally[v["label"]]
         t["total"] += 1
@@ -156,6 +159,20 @@ def tally_case(session, sub, tally, index, ran, verdicts):
         elif t["first_failure"] is None:
             t["first_failure"] = f"case {index} ({cases.describe(case)}): {verdict['status']}: {verdict['message']}"
     sub.result["cases"].append(row)
+
+
+def held_at_start(session, own):
+    """Lab 9: a graded run's rows say what its GPUs had in use when they opened, before any variant
+    ran (common/families/strips/strip_lab.cpp), which on a GPU it has to itself is its context and
+    whatever it allocated before (a buffer made before main, which neither its cap nor its records
+    see). More than the reference's graded run at the same moment (the session's pre-flight,
+    grader.Session.measure_reference_start) is a problem for every variant of the case; else
+    None. It is measured in the program's own process, as the case's other rules are; the timed
+    runs measure it from the timer's (performance.held_before_ready)."""
+    if getattr(session, "reference_start_mib", None) is None:
+        return None
+    return performance.held_more(performance.largest_figure(own, "device_mib_at_start"), session.reference_start_mib,
+                                 "when its GPUs opened, before any variant ran")
 
 
 def why_no_result(ran, own, variant, stage=None):

@@ -136,23 +136,33 @@ def time_that_counts(sub_reported, sub_peer, ref_reported, ref_peer):
                       f"runs show {ref_over:.4g} ms of overhead; {measured:.4g} ms counts")
 
 
-def held_before_ready(doc, ref_doc):
-    """Lab 9's rule on memory, measured from outside the program: the grader's timer holds the
-    device but the budget once the program is ready (common/families/strips/strip_peer.hpp), and
-    reports what the device then had in use besides its hold, the timer's and the program's
-    contexts and whatever the program allocated before (a buffer made before main, out of reach of
-    the program's own records and its cap). The same for the reference's program, on the same GPU
-    in the same session, says what two contexts take. A problem (the case earns nothing) where the
-    submission's is more by HELD_SLACK_MIB, else None."""
-    def at_ready(d):
-        found = [reports.figures(r).get("device_mib_at_ready") for r in (d or {}).get("results", [])]
-        return max((v for v in found if isinstance(v, (int, float))), default=None)
-    mine, theirs = at_ready(doc), at_ready(ref_doc)
+def largest_figure(doc, name):
+    """The largest value of figure `name` on a report's rows, or None where no row has it."""
+    found = [reports.figures(r).get(name) for r in (doc or {}).get("results", []) if isinstance(r, dict)]
+    return max((v for v in found if isinstance(v, (int, float)) and not isinstance(v, bool)), default=None)
+
+
+def held_more(mine, theirs, when):
+    """Lab 9's rule on memory, however early a program allocates: the MiB a program's GPU had in use
+    at a moment (`when`) against the reference program's at the same moment on the same GPU model,
+    where two contexts differ a little. What the problem is where the program's is more by
+    HELD_SLACK_MIB, else None (None too where either is unknown: a run that failed says so itself)."""
     if mine is None or theirs is None or mine <= theirs + HELD_SLACK_MIB:
         return None
-    return (f"the program held {mine - theirs:.0f} MiB more device memory than the reference's before its first timed run "
-            f"({mine:.0f} MiB in use against {theirs:.0f}, measured by the grader's timer): a strip variant may hold its budget "
-            "and no more, however early it allocates: no performance points")
+    return (f"the program held {mine - theirs:.0f} MiB more device memory than the reference's {when} ({mine:.0f} MiB in use "
+            f"against {theirs:.0f}): a strip variant may hold its budget and no more, however early it allocates")
+
+
+def held_before_ready(doc, ref_doc):
+    """Lab 9's timed runs, measured from outside the program: the grader's timer holds the device but
+    the budget once the program is ready (common/families/strips/strip_peer.hpp) and reports what the
+    device then had in use besides its hold, the timer's and the program's contexts and whatever the
+    program allocated before (a buffer made before main, out of reach of the program's own records
+    and its cap). The same for the reference's program, on the same GPU in the same session, says
+    what two contexts take. A problem (the case earns nothing), or None."""
+    held = held_more(largest_figure(doc, "device_mib_at_ready"), largest_figure(ref_doc, "device_mib_at_ready"),
+                     "before its first timed run, measured by the grader's timer")
+    return held and held + ": no performance points"
 
 
 def floor_ms(args, reference_doc, variant=None):

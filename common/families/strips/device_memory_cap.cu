@@ -72,4 +72,14 @@ std::vector<size_t> free_device_bytes(int gpus) {
     return free;
 }
 
+size_t device_bytes_in_use(int gpus) {
+    size_t in_use = 0;
+    for_each_gpu(gpus, [&](int) {
+        size_t free = 0, total = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free, &total));
+        in_use += total - free;
+    });
+    return in_use;
+}
+
 }  // namespace convlab

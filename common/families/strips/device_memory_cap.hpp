@@ -49,4 +49,8 @@ class DeviceMemoryCap {
 // less free than before it ran left its buffers allocated.
 std::vector<size_t> free_device_bytes(int gpus);
 
+// Bytes in use on the first `gpus` devices together, by every process (total less free): on a GPU
+// a graded lab 9 run has to itself, this process's context and whatever it holds.
+size_t device_bytes_in_use(int gpus);
+
 }  // namespace convlab
