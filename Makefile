@@ -265,7 +265,7 @@ help:
 	@echo "  make labN SOLUTION=1   build ./labN from the reference solution"
 	@echo "  make demo              build every lab's solution and run each on the built-in image"
 	@echo "  make test              everything this machine can test; ends 'N passed, N failed, N skipped'"
-	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests"
+	@echo "  make test-gpu          the GPU suite alone (fails without a GPU); LAB=n one lab's GPU tests, PART=i/n every n-th from the i-th"
 	@echo "  make report LAB=n      run your labN (SOLUTION=1: the solution) and write report-labN/: report.html,"
 	@echo "                         report.md, plots as PNG and SVG; FROM=report.json draws a saved --format json run"
 	@echo "  make compare REPORTS=\"a.json b.json\"  saved reports of one lab side by side: compare-labN/ (one table, one plot)"
@@ -316,7 +316,7 @@ test: | deps-test
 	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py,$(NO_TESTS))
 
 test-gpu: | deps-build
-	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --gpu-only $(if $(LAB),--lab $(LAB)),$(NO_TESTS))
+	$(if $(wildcard tests/run_tests.py),@$(PYTHON) tests/run_tests.py --gpu-only $(if $(LAB),--lab $(LAB)) $(if $(PART),--part $(PART)),$(NO_TESTS))
 
 no-solutions:
 	@echo "convlab: make $(MAKECMDGOALS) runs the reference solutions, which a student release does not have"; exit 1

@@ -1,6 +1,6 @@
 // convlab harness — do not edit in a lab.
-// --out DIR: checked for writability before anything runs, written only at the end, one file at
-// a time through save_png's temporary-and-rename, so a failed run leaves no partial picture.
+// --out DIR: checked for writability before anything runs, written only at the end, each file
+// through save_png's temporary-and-rename, so a failed run leaves no partial picture.
 #pragma once
 #include <functional>
 #include <string>
@@ -28,9 +28,9 @@ class OutputFolder {
     // A text file (the run's report.json), written whole or not at all.
     void save_text(const std::string& file, const std::string& text) const;
 
-    // Saves (calls of the functions above), each its own file, run on every core: stb takes about
-    // 0.9 s to encode a 4096x4096 colour PNG, and a --demo run saves dozens (lab 4 over a hundred),
-    // which one at a time took most of a minute. The first failure is thrown once all have ended.
+    // Saves (calls of the functions above), each its own file, run on every core: stb took 0.9 s
+    // to encode a 4096x4096 colour PNG here (2 cores, Debian 12), and a --demo run saves dozens,
+    // most of a minute one at a time at that rate. The first failure is thrown once all have ended.
     static void save_side_by_side(const std::vector<std::function<void()>>& saves);
 
   private:
