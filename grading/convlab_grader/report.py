@@ -41,7 +41,7 @@ def text_report(r):
                     lines.append(f"    timed on {' and '.join(c['gpus'])}")
             if c.get("expert_ms"):
                 lines.append(f"    the kit's expert tier (tuned beyond the handout's design) took {c['expert_ms']:.4g} ms in the "
-                             "same runs: for information, not scored")
+                             "reference's first run: for information, not scored")
     for tool, t in r.get("sanitizer", {}).items():
         lines.append(f"sanitizer    {tool}: " + ("clean" if t["clean"] else f"NOT clean ({t['run']})"))
         lines += [f"    {f}" for f in t["findings"]]
