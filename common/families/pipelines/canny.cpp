@@ -317,26 +317,39 @@ size_t canny_hysteresis_omp(const uint8_t* labels, int width, int height, uint8_
 }
 
 void canny_reference_into(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds, int threads,
-                          CannyStages& s) {
+                          CannyStages& s, CannyLastStage last) {
     s.width = grey.width;
     s.height = grey.height;
     s.smoothed.resize(size_t(grey.width) * grey.height);  // the other planes: canny_after_smoothing
     canny_smooth(grey, mask, border, s.smoothed.data(), threads);
-    canny_after_smoothing(border, thresholds, threads, s);
+    canny_after_smoothing(border, thresholds, threads, s, last);
 }
 
-void canny_after_smoothing(Border border, CannyThresholds thresholds, int threads, CannyStages& s) {
+void canny_after_smoothing(Border border, CannyThresholds thresholds, int threads, CannyStages& s, CannyLastStage last) {
     const size_t count = size_t(s.width) * s.height;
     if (s.smoothed.size() != count)
         throw InputError("a smoothed image of " + std::to_string(s.smoothed.size()) + " values for " + std::to_string(s.width) + "x" +
                          std::to_string(s.height) + " pixels");
-    for (std::vector<float>* plane : {&s.magnitude, &s.suppressed}) plane->resize(count);
-    for (std::vector<uint8_t>* plane : {&s.direction, &s.labels, &s.edges}) plane->resize(count);
+    // Each plane sized where its stage runs, emptied where it does not: no stale plane of an
+    // earlier image passes for this one's.
+    using Stage = CannyLastStage;
+    const auto sized = [&](Stage stage, auto& plane) { last >= stage ? plane.resize(count) : plane.clear(); };
+    sized(Stage::Gradients, s.magnitude);
+    sized(Stage::Gradients, s.direction);
+    sized(Stage::Suppression, s.suppressed);
+    sized(Stage::Thresholds, s.labels);
+    sized(Stage::Hysteresis, s.edges);
+    s.largest = 0;
+    s.thresholds = thresholds;  // absolute from stage 4 on
+    if (last < Stage::Gradients) return;
     canny_gradients(s.smoothed.data(), s.width, s.height, border, s.magnitude.data(), s.direction.data(), threads);
-    canny_suppress(s.magnitude.data(), s.direction.data(), s.width, s.height, s.suppressed.data(), threads);
     s.largest = largest_magnitude(s.magnitude.data(), count, threads);
+    if (last < Stage::Suppression) return;
+    canny_suppress(s.magnitude.data(), s.direction.data(), s.width, s.height, s.suppressed.data(), threads);
+    if (last < Stage::Thresholds) return;
     s.thresholds = absolute_thresholds(thresholds, s.largest);
     canny_threshold(s.suppressed.data(), count, s.thresholds, s.labels.data(), threads);
+    if (last < Stage::Hysteresis) return;
     if (threads == 1)
         canny_hysteresis(s.labels.data(), s.width, s.height, s.edges.data());
     else

@@ -81,15 +81,21 @@ struct CannyStages {
 };
 CannyStages canny_reference(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds,
                             int threads);
+// The last stage a caller needs the reference of: the planes of later stages are left empty.
+// The grader's timer makes a fresh input for every repetition it times, and one stage's
+// (lab 8's gradients) needs only the first two of the five (canny_peer.hpp).
+enum class CannyLastStage { Smoothing, Gradients, Suppression, Thresholds, Hysteresis };
 // The same into `stages`, whose planes are resized only when the image's size differs from theirs:
 // run again on the same size it allocates nothing, as a timed GPU pipeline reuses its buffers
 // (allocating and first touching the six planes cost twice the five stages at 8192x8192).
+// Gradients and after also give the largest magnitude, thresholds and after the absolute thresholds.
 void canny_reference_into(const Image& grey, const Mask& mask, Border border, CannyThresholds thresholds, int threads,
-                          CannyStages& stages);
-// Stages 2 to 5 on stages.smoothed (width x height values, as given): the rest of the planes and
-// the absolute thresholds. A pipeline whose smoothing differs from the reference's by rounding is
-// checked by this on its own smoothing.
-void canny_after_smoothing(Border border, CannyThresholds thresholds, int threads, CannyStages& stages);
+                          CannyStages& stages, CannyLastStage last = CannyLastStage::Hysteresis);
+// Stages 2 to 5 (to `last`) on stages.smoothed (width x height values, as given): the rest of the
+// planes and the absolute thresholds. A pipeline whose smoothing differs from the reference's by
+// rounding is checked by this on its own smoothing.
+void canny_after_smoothing(Border border, CannyThresholds thresholds, int threads, CannyStages& stages,
+                           CannyLastStage last = CannyLastStage::Hysteresis);
 
 // An edge map against the reference's (each 0 or not): TP edge in both, FN in the reference only,
 // FP in the tested map only; NI and NB the tested map's and the reference's edge counts. The

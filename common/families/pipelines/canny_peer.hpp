@@ -65,7 +65,8 @@ class CannyPeerTarget : public PeerTarget {
     std::unique_ptr<CannyDevice> shared_, staged_;  // the timed program's buffers; the inputs, out of its reach
     uint64_t reference_seed_ = 0;
     bool have_reference_ = false;
-    CannyStages reference_;  // the CPU reference of reference_seed_'s image
+    CannyStages reference_;  // the CPU reference of reference_seed_'s image, to reference_last_'s stage
+    CannyLastStage reference_last_ = CannyLastStage::Smoothing;
 };
 
 class CannyPeerServer : public PeerServer {
