@@ -426,11 +426,11 @@ def measure(session, sub):
                 else:
                     _, ref_doc, ref_times = timed_run(session, session.reference, ref_out, ref_timed, None)
                 shutil.rmtree(ref_out, ignore_errors=True)
-            held = held_before_ready(doc, ref_doc) if peer else None
-            for c in active:
-                if held:
+            held = peer and held_before_ready(doc, ref_doc)
+            if held:  # lab 9: the program held more than its budget, whatever its times: no time of it counts
+                for c in active:
                     c["problem"], c["done"] = held, True
-            active = [c for c in active if not c["done"]]
+                continue
             for c in active:
                 mine = min(right & set(c["perf"]["variants"]), key=lambda v: times[v])
                 theirs = [v for v in c["perf"]["variants"] if v in ref_times]

@@ -43,12 +43,9 @@ std::string DeviceMemoryCap::hold_released() const {
 }
 
 std::vector<size_t> DeviceMemoryCap::in_use_besides_hold() const {
+    const std::vector<DeviceMemory> now = device_memory(int(held_.size()));
     std::vector<size_t> in_use(held_.size());
-    for_each_gpu(int(held_.size()), [&](int d) {
-        size_t free = 0, total = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free, &total));
-        in_use[d] = total - free - held_[d].bytes;
-    });
+    for (size_t d = 0; d < held_.size(); ++d) in_use[d] = now[d].in_use() - held_[d].bytes;
     return in_use;
 }
 
@@ -63,22 +60,21 @@ void DeviceMemoryCap::release() noexcept {
     cudaSetDevice(current);
 }
 
+std::vector<DeviceMemory> device_memory(int gpus) {
+    std::vector<DeviceMemory> memory(gpus);
+    for_each_gpu(gpus, [&](int d) { CUDA_CHECK(cudaMemGetInfo(&memory[d].free, &memory[d].total)); });
+    return memory;
+}
+
 std::vector<size_t> free_device_bytes(int gpus) {
-    std::vector<size_t> free(gpus);
-    for_each_gpu(gpus, [&](int d) {
-        size_t total = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free[d], &total));
-    });
+    std::vector<size_t> free;
+    for (const DeviceMemory& m : device_memory(gpus)) free.push_back(m.free);
     return free;
 }
 
 size_t device_bytes_in_use(int gpus) {
     size_t in_use = 0;
-    for_each_gpu(gpus, [&](int) {
-        size_t free = 0, total = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free, &total));
-        in_use += total - free;
-    });
+    for (const DeviceMemory& m : device_memory(gpus)) in_use += m.in_use();
     return in_use;
 }
 

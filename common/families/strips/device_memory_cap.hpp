@@ -45,8 +45,15 @@ class DeviceMemoryCap {
     std::vector<Hold> held_;  // one a device
 };
 
-// Free bytes on each of the first `gpus` devices (cudaMemGetInfo): a variant that returns with
-// less free than before it ran left its buffers allocated.
+// Each of the first `gpus` devices' memory as cudaMemGetInfo gives it: the one reader of it here.
+struct DeviceMemory {
+    size_t free = 0, total = 0;
+    size_t in_use() const { return total - free; }  // by every process on the device
+};
+std::vector<DeviceMemory> device_memory(int gpus);
+
+// Free bytes on each of the first `gpus` devices: a variant that returns with less free than
+// before it ran left its buffers allocated.
 std::vector<size_t> free_device_bytes(int gpus);
 
 // Bytes in use on the first `gpus` devices together, by every process (total less free): on a GPU
