@@ -419,6 +419,10 @@ def demo_takes_the_scene():
         cpu = [r for r in doc["results"] if r["variant"] in ("sequential", "openmp")]
         assert cpu and all(r["time"]["samples"] == 1 for r in cpu), [(r["variant"], r["time"]) for r in cpu]
         assert "--demo: each CPU variant is timed once (--cpu-reps 1)" in doc["notes"], doc["notes"]
+        # A lab without CPU variants (lab 9) says nothing of them (exit 3 without a GPU).
+        status, out, err = lab("lab9-solution", "--demo", "--size", "64x48", "--out", tmp, "--format", "json")
+        assert status in (0, 3), err[-2000:]
+        assert not any("CPU variant" in n for n in reports.load(out, "lab9")["notes"]), out[-2000:]
 
 
 def image_file_input_and_tiling():

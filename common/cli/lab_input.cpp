@@ -51,9 +51,13 @@ Report report_of_image_run(int lab, const std::string& title, const Options& opt
         report.tolerances.push_back(tolerance_for(mask));
     }
     report.border = border_name(options.border);
+    return report;
+}
+
+void report_cpu_reps(Report& report, const Options& options) {
+    report.cpu_reps = options.cpu_reps;
     if (options.demo && options.cpu_reps == 1)  // options.cpp: --demo's own default
         report.notes.push_back("--demo: each CPU variant is timed once (--cpu-reps 1)");
-    return report;
 }
 
 }  // namespace convlab

@@ -19,4 +19,8 @@ Image make_lab_input(const Options& options, int default_channels, std::string* 
 // the border. A lab adds what is its own (other tolerances, rules, its baseline).
 Report report_of_image_run(int lab, const std::string& title, const Options& options, const std::string& source, const Image& image);
 
+// A lab with CPU variants (filters, pipelines): the header's CPU repetitions, and under --demo
+// the note that each is timed once (a lab without them, lab 9, says neither).
+void report_cpu_reps(Report& report, const Options& options);
+
 }  // namespace convlab

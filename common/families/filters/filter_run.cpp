@@ -72,7 +72,7 @@ class LabRun : public FamilyRun {
             const bool integer = m.box() && any_variant_has(&WorkModel::integer_sums);
             report_.integer_sum_tolerances.push_back(integer ? std::optional(integer_box_tolerance()) : std::nullopt);
         }
-        report_.cpu_reps = options_.cpu_reps;
+        report_cpu_reps(report_, options_);
         report_.baseline = spec_.baseline;
         report_.has_gpu_part = has_gpu_part();
     }

@@ -160,7 +160,7 @@ class CannyRun : public FamilyRun {
             has_reference_ = true;
         }
         report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
-        report_.cpu_reps = options_.cpu_reps;
+        report_cpu_reps(report_, options_);
         report_.has_gpu_part = !spec_.pipelines.empty();
         const Tolerance s = smoothing_tolerance();
         char smoothing[96];
