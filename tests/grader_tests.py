@@ -307,6 +307,7 @@ def stage_inputs_reach_each_run_alone():
 
         class Sub:
             identity, binary, folder, safe_name = None, "lab8-stand-in", os.path.join(tmp, "sub"), "s"
+            result = {}
 
         def stand_in(_isolation, argv, *_args, **_kwargs):
             given = argv[argv.index("--stage-inputs") + 1]
@@ -332,6 +333,9 @@ def stage_inputs_reach_each_run_alone():
         assert not [f for f in os.listdir(Sub.folder) if "-in-" in f], "each run's inputs are removed after it"
         assert {raw: v["message"] for raw, v in verdicts.items()} == \
             {v["raw"]: "case-5-" + re.sub(r"[^A-Za-z0-9-]", "_", v["raw"]) for v in spec["variants"]}, verdicts
+        # Where the case's time went (phase_seconds.py): six runs of 0.1 s each, the checks and the inputs timed too.
+        spent = Sub.result["seconds_within"]["cases"]
+        assert set(spent) == {"its runs", "checks", "stage inputs"} and abs(spent["its runs"] - 0.6) < 1e-6, spent
 
 
 def refusals_are_weighted():
@@ -1117,7 +1121,8 @@ def known_bad_sets_apply():
 
 def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
     """Grades the lab's solution, skeleton and every known-bad submission: in one grade command, or
-    in two where the lab has sanitizer runs (those that expect no tool's verdict without it). part
+    in up to three, each entry without the sanitizer's runs or the timed cases where its expectations
+    read neither. part
     (i, n) with n > 1 grades a piece instead, so that a batch can be checked where a GPU is lent for
     minutes at a time: i = 0 the solution and the skeleton alone (in labs 8 and 9 they take minutes
     each), i = 1 to n the i-th of n slices of the known-bad set. `only` (names) grades those
@@ -1140,21 +1145,38 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
             print(f"    note: not graded here, the grader cannot isolate submissions ({'; '.join(notes)}): "
                   f"{', '.join(left_out)}", flush=True)
     # The sanitizer's runs are most of a GPU batch's time, and only the reference solution (full
-    # marks) and the entries that expect a tool's verdict need them: the rest are graded in a
-    # second command without it (their verdicts read correctness, performance and runs alone).
-    with_tools = [e for e in bad if "safety" in e["expect"] or not spec.get("sanitizer")]
-    without = [e for e in bad if e not in with_tools]
+    # marks) and the entries that expect a tool's verdict need them; the timed cases are much of the
+    # rest, and only the reference and the entries whose expectations read performance need those.
+    # So each entry is graded in the command whose options its expectations allow: the full one
+    # with the reference, one without the sanitizer, one without the sanitizer or the timed cases.
+    # An attack on other submissions stays with the reference: its grade is what the attack is judged by.
+    groups = {}
+    for entry in bad:
+        beside_reference = entry.get("needs") == "isolation"
+        dropped = tuple(flag for flag, read in (("--no-sanitizer", "safety" in entry["expect"] or not spec.get("sanitizer")),
+                                                ("--no-performance", reads_performance(entry) or not spec.get("performance")))
+                        if not read and not beside_reference)
+        groups.setdefault(dropped, []).append(entry)
+    if with_reference:
+        groups.setdefault((), [])
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         started = time.time()
-        for group, entries, args in (("tools", with_tools, list(extra_args)), ("plain", without, [*extra_args, "--no-sanitizer"])):
-            batch = os.path.join(tmp, group)  # the submissions alone: whatever else lies here is graded as one
-            make_batch(lab, entries, batch, with_reference and group == "tools")
+        for number, (dropped, entries) in enumerate(sorted(groups.items())):
+            batch = os.path.join(tmp, f"group-{number}")  # the submissions alone: whatever else lies here is graded as one
+            make_batch(lab, entries, batch, with_reference and not dropped)
             if os.path.isdir(batch):
-                results.update(grade_folder(lab, batch, os.path.join(tmp, group + "-grading"), args))
-        print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({len(without)} without the "
-              "sanitizer, whose verdicts do not read it)", flush=True)
+                results.update(grade_folder(lab, batch, os.path.join(tmp, f"group-{number}-grading"), [*extra_args, *dropped]))
+        without = {flag: sum(len(entries) for dropped, entries in groups.items() if flag in dropped)
+                   for flag in ("--no-sanitizer", "--no-performance")}
+        print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({without['--no-sanitizer']} without "
+              f"the sanitizer, {without['--no-performance']} without the timed cases, whose verdicts do not read them)", flush=True)
     return judge_batch(lab, results, bad, with_reference)
+
+
+def reads_performance(entry):
+    """Whether a known-bad entry's expectations read its timed cases (known_bad.verdict_problems)."""
+    return any(key in entry["expect"] for key in ("performance", "performance_problem", "time_ratio_at_least"))
 
 
 def make_batch(lab, entries, batch, with_reference):
@@ -1415,7 +1437,8 @@ def register(results):
     results.run("grader: a submission that passed no hidden case gets one line in the log saying why", why_nothing_passed_is_one_line)
     results.run("grader: under a lease on one GPU of several a jailed run cannot open the other GPUs' device files",
                 other_gpus_device_files_are_covered)
-    results.run("grader: lab 8's stage inputs reach each stage's run alone, in a folder the grader made and moved in whole",
+    results.run("grader: lab 8's stage inputs reach each stage's run alone, in a folder the grader made and moved in whole; "
+                "the case's time is split into its runs, the checks and the inputs",
                 stage_inputs_reach_each_run_alone)
     results.run("grader: a mask a variant must refuse earns the case when refused and fails it when computed",
                 a_mask_that_must_be_refused_is_graded)

@@ -20,6 +20,7 @@ import shutil
 import stat
 
 from . import sandbox
+from .phase_seconds import add_seconds, checked
 
 
 def run_in_chunks(session, sub, per_gpu, case_args):
@@ -55,6 +56,7 @@ def _run_chunk(session, sub, chunk, per_gpu, case_args):
             ran = sandbox.run(session.isolation, [sub.binary, "--check-only", "--variant", ",".join(names), "--format", "json",
                                                   "--case-list", os.path.join(folder, "cases.json")],
                               folder, each * len(chunk), identity=sub.identity, progress=(ended, each))
+        add_seconds(sub, "cases", "its runs", ran.seconds)
         results = {}
         for i in chunk:
             status = _status(_read(handle, f"case-{i}.status", 64))
@@ -64,7 +66,8 @@ def _run_chunk(session, sub, chunk, per_gpu, case_args):
                 break
             outcome = sandbox.Outcome(status, _read(handle, f"case-{i}.json", sandbox.OUTPUT_LIMIT) or "",
                                       _read(handle, f"case-{i}.err", sandbox.OUTPUT_LIMIT) or "", ran.seconds / len(chunk), False)
-            results[i] = (outcome, session.check(sub, os.path.join(folder, f"case-{i}"), f"case-{i}", case_args(session, sub.cases[i])))
+            results[i] = (outcome, checked(session, sub, "cases", os.path.join(folder, f"case-{i}"), f"case-{i}",
+                                                        case_args(session, sub.cases[i])))
         return results
     finally:
         os.close(handle)

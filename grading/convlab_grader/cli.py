@@ -79,7 +79,8 @@ def grade_all(session, prepared, log):
             log(f"grading {sub.name} ({number} of {len(prepared)}{so_far})")
         started = time.monotonic()
         result = session.grade(sub)
-        phases = ", ".join(f"{phase} {seconds:.0f} s" for phase, seconds in result["seconds"].items() if phase != "build")
+        phases = ", ".join(f"{phase} {seconds:.0f} s{within(result, phase)}" for phase, seconds in result["seconds"].items()
+                           if phase != "build")
         log(f"  {sub.name}: {result['score']:g} / {result['max_score']:g} "
             f"(graded in {time.monotonic() - started:.0f} s after its build{': ' + phases if phases else ''})")
         why = why_nothing_passed(result)
@@ -89,6 +90,14 @@ def grade_all(session, prepared, log):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=side_by_side) as pool:
         return list(pool.map(one, prepared))
+
+
+def within(result, phase):
+    """Where a phase's time went (phase_seconds.py), as " (of its runs side by side: ...)", or nothing."""
+    spent = result.get("seconds_within", {}).get(phase)
+    if not spent:
+        return ""
+    return " (summed over runs side by side: " + ", ".join(f"{kind} {seconds:.0f} s" for kind, seconds in spent.items()) + ")"
 
 
 def why_nothing_passed(result, limit=300):

@@ -8,8 +8,10 @@ import os
 import secrets
 import shutil
 import tempfile
+import time
 
 from . import case_lists, cases, performance, reports, sandbox, sanitizer_tools, spec
+from .phase_seconds import add_seconds, checked
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
 CASES_AT_ONCE = 4  # hidden cases run side by side (one at a time where the spec says gpu_to_itself)
@@ -82,16 +84,20 @@ def graded_run(session, sub, case, name, variants, limit, tool=None, log_folder=
     graded stage by stage, of one run a graded stage, the outcome that tells most
     (sandbox.Outcome.combined), with the reports of them all."""
     args = case_args(session, case)
+    phase = "sanitizer" if tool else "cases"
     extra = ["--sanitized"] if tool else []
     wrap = sanitizer_tools.command(session.spec, tool, log_folder) if tool else []
     if not session.spec.get("stages"):
         out = session.scratch(sub, name)
         ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),
                                               "--raw-out", out, *extra, "--format", "json"], out, limit, identity=sub.identity)
-        return ran, session.check(sub, out, name, args)
+        add_seconds(sub, phase, "its runs", ran.seconds)
+        return ran, checked(session, sub, phase, out, name, args)
     inputs = session.private(f"{sub.safe_name}-{name}-inputs")
     try:
+        started = time.monotonic()
         session.write_stage_inputs(inputs, args)
+        add_seconds(sub, phase, "stage inputs", time.monotonic() - started)
         outcomes, verdicts = [], {}
         for v in session.spec["variants"]:
             if v["name"] not in variants:
@@ -112,9 +118,10 @@ def graded_run(session, sub, case, name, variants, limit, tool=None, log_folder=
             ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", v["name"], "--stage", stage,
                                                   "--stage-inputs", given, "--raw-out", out, *extra, "--format", "json"], out, limit,
                               identity=sub.identity)
+            add_seconds(sub, phase, "its runs", ran.seconds)
             shutil.rmtree(given, ignore_errors=True)
             # Only this run's own stage counts: whatever else it wrote is no result of it.
-            found = session.check(sub, out, f"{name}-{label}", args).get(v["raw"])
+            found = checked(session, sub, phase, out, f"{name}-{label}", args).get(v["raw"])
             if found:
                 verdicts[v["raw"]] = found
             outcomes.append(ran)
