@@ -122,8 +122,12 @@ def memory_held_before_the_timer_looked():
 
 STAND_IN_LAB9_REFERENCE = """#!/bin/sh
 # A lab 9 reference's stand-in: a graded run (--raw-out, --format json) reports what its GPU had in
-# use when it opened, MIB MiB; a run that is not graded reports no figure (the real one's too).
+# use when it opened, MIB MiB; a run that is not graded reports no figure (the real one's too);
+# --hold-outside says "held" and holds until its input ends (HOLDS=no: it cannot), noting its arguments.
 case "$*" in
+  *--hold-outside*) echo "$*" > "$0.held"
+    if [ HOLDS = no ]; then echo "lab9: error: a device has less free than the budget" >&2; exit 2; fi
+    echo "held: stand-in"; cat > /dev/null ;;
   *--raw-out*) echo '{"schema": "convlab.report/2", "results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": MIB}]}]}' ;;
   *) echo '{"schema": "convlab.report/2", "results": []}' ;;
 esac
@@ -134,25 +138,33 @@ exit 0
 def memory_held_before_the_program_looked():
     """Lab 9's checked runs: the session's pre-flight takes what the reference's graded run had in
     use when its GPUs opened (the most over the session's GPUs; none said: nothing is graded), and
-    a hidden case whose run had more by the slack fails every variant that passed it, with why; a
-    run that says nothing (it failed) or a lab without the rule is left as it was."""
+    the reference must pass under the hold beside it (memory_hold.py) with that allowance (a hold
+    that cannot be placed: nothing is graded); a hidden case whose run had more by the slack fails
+    every variant that passed it, with why; a run that says nothing (it failed) or a lab without
+    the rule is left as it was."""
     from types import SimpleNamespace
     from convlab_grader import grader, hidden_cases
     with tempfile.TemporaryDirectory() as tmp:
         reference = os.path.join(tmp, "lab9-solution")
         pool = gpu_pool.GpuPool([gpu_pool.Gpu("0", "Stand-in GPU"), gpu_pool.Gpu("1", "Stand-in GPU")])
-        for mib, measured in (("530", 530.0), ("", None)):
+        for mib, holds, measured in (("530", "yes", 530.0), ("", "yes", None), ("530", "no", None)):
             with open(reference, "w") as f:
-                f.write(STAND_IN_LAB9_REFERENCE.replace("MIB", mib or "null"))
+                f.write(STAND_IN_LAB9_REFERENCE.replace("MIB", mib or "null").replace("HOLDS", holds))
             os.chmod(reference, 0o755)
             session = SimpleNamespace(spec=specs.load(9), secret=5, gpus=pool, reference=reference, lab=9, work=tmp,
                                       private=lambda name: grader.Session.private(SimpleNamespace(work=tmp), name))
             session.measure_reference_start = lambda gpu, env, args, s=session: grader.Session.measure_reference_start(s, gpu, env, args)
+            session.reference_passes_held_outside = \
+                lambda gpu, env, args, s=session: grader.Session.reference_passes_held_outside(s, gpu, env, args)
             try:
                 grader.Session.refuse_a_device_the_reference_fails_on(session)
                 assert session.reference_start_mib == measured, (session.reference_start_mib, measured)
+                with open(reference + ".held") as f:
+                    assert f.read().split()[-2:] == ["--hold-outside", "530"], "the reference was not checked under the hold"
             except RuntimeError as why:
-                assert measured is None and "did not say what its GPUs had in use" in str(why), why
+                assert measured is None and ("did not say what its GPUs had in use" in str(why) if not mib else
+                                             "could not hold the GPU's memory outside the run (lab9: error: a device has less free"
+                                             in str(why) and "nothing is graded" in str(why)), why
     session = SimpleNamespace(reference_start_mib=530.0)
     own = {"results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": 1554}]}]}
     held = hidden_cases.held_at_start(session, own)
@@ -269,6 +281,20 @@ def why_nothing_passed_is_one_line():
     assert len(cli.why_nothing_passed({"variants": {"a": {"passed": 0, "first_failure": "y" * 1000}}})) == 300
 
 
+class StandInSession:
+    """What hidden_cases.graded_run asks of a grading session, for tests that stand in for its runs:
+    the spec, and a scratch folder a run under `tmp`."""
+    isolation = None
+
+    def __init__(self, spec, tmp):
+        self.spec, self.tmp = spec, tmp
+
+    def scratch(self, sub, name):
+        path = os.path.join(self.tmp, "sub", name)
+        os.makedirs(path)
+        return path
+
+
 def stage_inputs_reach_each_run_alone():
     """Lab 8 graded stage by stage: the trusted side's inputs of each stage reach that stage's run
     alone, as a folder the grader made (not the submission's to write, readable by it) under a name
@@ -279,17 +305,7 @@ def stage_inputs_reach_each_run_alone():
         spec = specs.load(8)
         seen = []
 
-        class Session:
-            isolation = None
-
-            def __init__(self):
-                self.spec = spec
-
-            def scratch(self, sub, name):
-                path = os.path.join(tmp, "sub", name)
-                os.makedirs(path)
-                return path
-
+        class Session(StandInSession):
             def private(self, name):
                 path = os.path.join(tmp, "private", name)
                 os.makedirs(path, exist_ok=True)
@@ -321,7 +337,7 @@ def stage_inputs_reach_each_run_alone():
         saved = sandbox.run
         try:
             sandbox.run = stand_in
-            ran, verdicts = hidden_cases.graded_run(Session(), Sub(), cases.hidden_cases(spec, 3)[5], "case-5", ["staged", "fused", "union-find"], 30)
+            ran, verdicts = hidden_cases.graded_run(Session(spec, tmp), Sub(), cases.hidden_cases(spec, 3)[5], "case-5", ["staged", "fused", "union-find"], 30)
         finally:
             sandbox.run = saved
         assert len(seen) == len(spec["variants"]), seen
@@ -336,6 +352,68 @@ def stage_inputs_reach_each_run_alone():
         # Where the case's time went (phase_seconds.py): six runs of 0.1 s each, the checks and the inputs timed too.
         spent = Sub.result["seconds_within"]["cases"]
         assert set(spent) == {"its runs", "checks", "stage inputs"} and abs(spent["its runs"] - 0.6) < 1e-6, spent
+
+
+def lab9_checked_runs_are_held_from_outside():
+    """Lab 9 (a GPU to itself): every checked run goes with the reference's --hold-outside beside
+    it, for the case's arguments and the reference's own memory at start, placed before the run
+    and let go after it; none under a sanitizer tool; where the hold cannot be placed the run is
+    not made and its outcome says why (memory_hold.py). With stand-ins for the holder and the run."""
+    from convlab_grader import hidden_cases, sandbox
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "holder.log")
+        open(log, "w").close()
+        holder = os.path.join(tmp, "holder")
+        with open(holder, "w") as f:
+            f.write("#!" + sys.executable + "\nimport os, sys\n"
+                    "open(os.environ['HOLD_LOG'], 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
+                    "if os.environ.get('HOLD_FAILS'):\n    print('lab9: error: no room', file=sys.stderr); sys.exit(2)\n"
+                    "print('held: 700 MiB left free on each of 1 GPU', flush=True)\nsys.stdin.read()\n"
+                    "open(os.environ['HOLD_LOG'], 'a').write('let go\\n')\n")
+        os.chmod(holder, 0o755)
+        spec = specs.load(9)
+        case = cases.hidden_cases(spec, 5)[3]
+        seen = []
+
+        class Session(StandInSession):
+            reference, reference_start_mib = holder, 612.3
+
+            def check(self, sub, out, name, args):
+                return {}
+
+        class Sub:
+            identity, binary, folder, safe_name, result = None, "lab9-stand-in", os.path.join(tmp, "sub"), "s", {}
+
+        def stand_in(_isolation, argv, *_args, **_kwargs):
+            with open(log) as f:
+                seen.append((argv[0], f.read()))
+            return sandbox.Outcome(0, "", "", 0.1, False)
+
+        saved_run, saved_env = sandbox.run, dict(os.environ)
+        try:
+            sandbox.run, os.environ["HOLD_LOG"] = stand_in, log
+            hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "case-3", ["serial"], 30)
+            with open(log) as f:
+                after = f.read()
+            hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "sanitizer-0", ["serial"], 90, "memcheck", None)
+            with open(log) as f:
+                assert f.read() == after, "a run under a sanitizer tool is held from outside: the tool's memory would count"
+            os.environ["HOLD_FAILS"] = "1"
+            ran, _ = hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "case-4", ["serial"], 30)
+        finally:
+            sandbox.run = saved_run
+            os.environ.clear()
+            os.environ.update(saved_env)
+        args = hidden_cases.case_args(Session(spec, tmp), case)
+        assert len(seen) == 2 and seen[0][0] == "lab9-stand-in", seen
+        held_for = seen[0][1].splitlines()
+        assert held_for == [" ".join(["--check-only", *args, "--hold-outside", "613"])], ("the hold was not in place for the run", held_for)
+        assert "--gpu-memory" in args, args
+        assert after.splitlines()[-1] == "let go", ("the hold was not let go after the run", after)
+        assert seen[1][0] == "compute-sanitizer", seen[1]
+        assert len(seen) == 2 and not ran.timed_out and ran.status != 0, ("a case the grader could not hold was run", seen, ran.describe())
+        assert ran.describe() == "not run: the grader could not hold the GPU's memory outside the run (lab9: error: no room)", \
+            ran.describe()
 
 
 def refusals_are_weighted():
@@ -1433,6 +1511,8 @@ def register(results):
     results.run("grader: a spec with a comma in a variant name, points that do not add up, a timed case that requires no "
                 "correctness or an unknown variant, a fixed sanitizer case or an upside-down drawn option is refused",
                 spec_mistakes_are_refused)
+    results.run("grader: lab 9's checked runs have the reference's hold beside them (none under a sanitizer tool); a run it cannot "
+                "hold is not made", lab9_checked_runs_are_held_from_outside)
     results.run("grader: a refused case counts as much as the variant's share of the cases it computed", refusals_are_weighted)
     results.run("grader: a submission that passed no hidden case gets one line in the log saying why", why_nothing_passed_is_one_line)
     results.run("grader: under a lease on one GPU of several a jailed run cannot open the other GPUs' device files",
@@ -1452,8 +1532,8 @@ def register(results):
                 contradicted_reports_are_timed_by_the_grader)
     results.run("grader: lab 9: device memory a program held before the timer's hold, beyond the reference's, costs the case",
                 memory_held_before_the_timer_looked)
-    results.run("grader: lab 9: device memory a graded run held when its GPUs opened, beyond the reference's, fails its cases",
-                memory_held_before_the_program_looked)
+    results.run("grader: lab 9: device memory a graded run held when its GPUs opened, beyond the reference's, fails its cases; "
+                "nothing is graded unless the reference passes under the hold beside it", memory_held_before_the_program_looked)
     results.run("grader: a report of another schema is refused in one line and read as none", reports_of_another_schema_are_refused)
     results.run("grader: Gradescope results.json", gradescope_json)
     results.run("grader: timed cases that differ only in their variants share each run", timed_cases_share_runs)

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from . import build, cases, gpu_pool, hidden_cases, performance, reports, sandbox, sanitizer_runs, sanitizer_tools, scoring, spec as specs, submission
+from . import build, cases, gpu_pool, hidden_cases, memory_hold, performance, reports, sandbox, sanitizer_runs, sanitizer_tools, scoring, spec as specs, submission
 from .spec import KIT
 
 RAW_LIMIT = 1 << 31  # bytes of one raw result file the checker takes (an 8192x8192x3 float image is 805 MB)
@@ -83,16 +83,13 @@ class Session:
         args = hidden_cases.case_args(self, cases.hidden_cases(self.spec, self.secret)[0])
         for gpu in self.gpus.gpus:
             env = dict(os.environ, **gpu_pool.environment_of(gpu))
-            try:
-                done = subprocess.run([self.reference, "--check-only", *args], capture_output=True, text=True, timeout=600, env=env)
-                status, said = done.returncode, (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
-            except subprocess.TimeoutExpired:
-                status, said = None, ["it ran past 600 s"]
+            status, said = reference_checks(self.reference, args, env)
             if status != 0:
                 raise RuntimeError(f"the reference solution of lab {self.lab} does not pass a hidden case on {gpu.describe()} "
-                                   f"(exit status {status}: {said[0][:300]}): nothing is graded on a device it fails on")
+                                   f"(exit status {status}: {said[:300]}): nothing is graded on a device it fails on")
             if self.spec.get("gpu_to_itself"):
                 self.measure_reference_start(gpu, env, args)
+                self.reference_passes_held_outside(gpu, env, args)
 
     def measure_reference_start(self, gpu, env, args):
         """Lab 9 (a GPU to itself): the device memory the reference's graded run has in use when its
@@ -114,6 +111,19 @@ class Session:
                                f"({(done.stderr.strip().splitlines() or [''])[-1][:300] if done else 'it ran past 600 s'}): "
                                "nothing is graded without it")
         self.reference_start_mib = max(self.reference_start_mib or 0.0, mib)
+
+    def reference_passes_held_outside(self, gpu, env, args):
+        """Lab 9: the reference passes the first hidden case with its budget held from outside its
+        process (memory_hold.py), as every submission's checked run is held: a hold that does not
+        fit this GPU would otherwise fail every submission. RuntimeError: nothing is graded."""
+        with memory_hold.held_outside(self, args, env=env) as not_held:
+            if not_held:
+                raise RuntimeError(f"lab {self.lab} on {gpu.describe()}: {not_held}: nothing is graded without it")
+            status, said = reference_checks(self.reference, args, env)
+        if status != 0:
+            raise RuntimeError(f"the reference solution of lab {self.lab} does not pass a hidden case on {gpu.describe()} with its "
+                               f"budget held from outside its process (exit status {status}: {said[:300]}): nothing is graded")
+
 
     # ---- one submission -------------------------------------------------------------------
     def prepare(self, index, name, path):
@@ -215,6 +225,16 @@ class Session:
             verdicts[r["variant"]] = {"status": "pass" if r["status"] == "pass" else "wrong",
                                       "message": r["message"] + ("; " + "; ".join(first) if first else "")}
         return verdicts
+
+
+def reference_checks(reference, args, env):
+    """The reference's own checked run of a case (--check-only, its CPU reference in its own
+    process): (exit status, or None past 600 s; its last line)."""
+    try:
+        done = subprocess.run([reference, "--check-only", *args], capture_output=True, text=True, timeout=600, env=env)
+    except subprocess.TimeoutExpired:
+        return None, "it ran past 600 s"
+    return done.returncode, ((done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""])[0]
 
 
 def build_reference_solution(lab):

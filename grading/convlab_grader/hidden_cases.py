@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 
-from . import case_lists, cases, performance, reports, sandbox, sanitizer_tools, spec
+from . import case_lists, cases, memory_hold, performance, reports, sandbox, sanitizer_tools, spec
 from .phase_seconds import add_seconds, checked
 
 MAX_TIMEOUTS = 2  # after this many hidden cases hit the time limit, the rest count as failed unrun
@@ -89,8 +89,10 @@ def graded_run(session, sub, case, name, variants, limit, tool=None, log_folder=
     wrap = sanitizer_tools.command(session.spec, tool, log_folder) if tool else []
     if not session.spec.get("stages"):
         out = session.scratch(sub, name)
-        ran = sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),
-                                              "--raw-out", out, *extra, "--format", "json"], out, limit, identity=sub.identity)
+        with memory_hold.held_outside(session, args, tool) as not_held:  # lab 9: its budget held from outside
+            ran = sandbox.Outcome.not_held(not_held) if not_held else \
+                sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),
+                                                "--raw-out", out, *extra, "--format", "json"], out, limit, identity=sub.identity)
         add_seconds(sub, phase, "its runs", ran.seconds)
         return ran, checked(session, sub, phase, out, name, args)
     inputs = session.private(f"{sub.safe_name}-{name}-inputs")

@@ -169,6 +169,12 @@ class Outcome:
         return cls(-9, "", "", 0.0, True, reason)
 
     @classmethod
+    def not_held(cls, reason):
+        """A run the grader did not make because it could not hold it to the lab's rules from
+        outside (memory_hold.py): it fails its case, and it is no timeout."""
+        return cls(1, "", "", 0.0, False, reason)
+
+    @classmethod
     def combined(cls, outcomes):
         """Several runs of one case (lab 8's, a stage each) as one: the status of the run that
         tells most (a time-out, a crash, a sanitizer's finding, another failure, else the first),

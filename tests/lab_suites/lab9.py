@@ -6,9 +6,11 @@ results and trusted compare; the grader's peer timing on shared host memory; the
 failing variant by variant; compute-sanitizer; its own options refused in one line. Its grading
 cases: grading/cases/lab9.json and grading/known-bad/lab9.json."""
 import json
+import math
 import os
 import shutil
 import struct
+import subprocess
 import tempfile
 
 from cli_tests import refusal_problems
@@ -169,6 +171,39 @@ def peer_timing():
         ("an honest build held more than the reference's when ready", skeleton_mib, solution_mib)
 
 
+def held_from_outside():
+    """The grader's hold beside a checked run (--hold-outside; grading/convlab_grader/memory_hold.py):
+    with what the solution's own graded run had in use when its GPU opened as its allowance, the
+    solution's graded run beside it writes every graded result; a run with a budget the hold does
+    not leave writes none (its variants cannot have the memory, whatever they do); the holder lets
+    go and exits 0 when its input ends."""
+    args = ["--check-only", "--size", "301x211", "--channels", "3", "--border", "mirror", "--mask", "gauss:9:2",
+            "--variant", "serial,overlapped,multi-gpu"]
+    graded = ["serial_pinned.f32", "overlapped_pinned.f32", "multi-gpu_pinned.f32"]
+    with tempfile.TemporaryDirectory() as tmp:
+        folders = {name: os.path.join(tmp, name) for name in ("alone", "held", "too-big")}
+        for folder in folders.values():
+            os.mkdir(folder)
+        doc = lab_json("lab9-solution", *args, "--gpu-memory", "256KiB", "--raw-out", folders["alone"])
+        start = max(figures(r).get("device_mib_at_start", 0) for r in doc["results"])
+        assert start > 0, "a graded run says what its GPU had in use when it opened"
+        holder = subprocess.Popen([os.path.join(ROOT, "build", "bin", "lab9-solution"), *args, "--gpu-memory", "256KiB",
+                                   "--hold-outside", str(math.ceil(start))], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            said = holder.stdout.readline()
+            assert said.startswith("held"), (said, holder.stderr.read() if holder.poll() is not None else "")
+            status, _, err = lab("lab9-solution", *args, "--gpu-memory", "256KiB", "--raw-out", folders["held"], "--format", "json")
+            assert status == 0 and sorted(os.listdir(folders["held"])) == sorted(graded), (status, os.listdir(folders["held"]), err[-500:])
+            status, out, err = lab("lab9-solution", *args, "--gpu-memory", "1GiB", "--raw-out", folders["too-big"], "--format", "json")
+            assert not os.listdir(folders["too-big"]), ("a budget past the hold's room wrote results", os.listdir(folders["too-big"]))
+            rows = [r for r in json.loads(out)["results"]] if out.strip() else []
+            assert status != 0 and all(r["status"] != "pass" for r in rows), (status, [(r["variant"], r["status"]) for r in rows], err[-300:])
+        finally:
+            holder.stdin.close()
+            assert holder.wait(timeout=60) == 0, holder.stderr.read()
+
+
 def skeleton_fails_cleanly():
     doc = lab_json("lab9-student", "--size", "64x48", "--reps", "1", "--warmup", "0", expect=1)
     rows = rows_of(doc)
@@ -193,6 +228,8 @@ def gpu_tests():
         ("lab9 GPU: a budget that holds no strip is bad input", budget_too_small_is_bad_input),
         ("lab9 GPU: the grader's raw results and trusted compare, which catches one changed value", raw_results_and_compare),
         ("lab9 GPU: the grader's timer times the strips on shared host memory, every repetition checked", peer_timing),
+        ("lab9 GPU: the grader's hold beside a checked run: the solution passes under it, a budget past it gets no memory",
+         held_from_outside),
         ("lab9 GPU: untouched skeleton reports every variant not implemented", skeleton_fails_cleanly),
         ("lab9 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck"),
         ("lab9 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck"),
@@ -212,6 +249,8 @@ LAB9_BAD_INPUT = {
     "a sweep of masks": (["--mask", "box:3,box:5"], "convolves with one mask, not a sweep of 2"),
     "fresh inputs": (["--image", "random", "--fresh-input-each-rep"], "no fresh inputs for each repetition"),
     "a mask past the strip kernel's": (["--mask", "box:33"], "1 to 31"),
+    "the grader's hold with no room of its own": (["--hold-outside", "-5"], "--hold-outside -5 is out of range"),
+    "the grader's hold beside a check of its own": (["--hold-outside", "600", "--compare", "."], "runs nothing itself"),
 }
 
 

@@ -70,6 +70,10 @@ LabSpec command_line_spec(const StripLabSpec& spec) {
                        "share of the GPU's memory (e.g. 5%)",
          spec.default_gpu_memory},
         {"gpus", "the GPUs the several-GPU variant uses: all, or a count", "all"},
+        {"hold-outside", "grading, the trusted side: hold each GPU's memory but the --gpu-memory budget, this many MiB more and "
+                         "the timer's slack, print 'held', and keep the hold until standard input ends, while the grader runs a "
+                         "checked run beside it; runs nothing itself",
+         ""},
     };
     lab.cpu.clear();
     lab.gpu.clear();
@@ -108,6 +112,34 @@ class StripRun : public FamilyRun {
         }
         compare_with_one_gpu();
         note_copy_rates();
+    }
+
+    // --hold-outside MIB, the grader's side of a checked run (grading/convlab_grader/memory_hold.py):
+    // while the submission's run goes beside it, this process holds each GPU's memory but the
+    // case's budget, MIB (what the reference's own graded run had in use when its GPUs opened: its
+    // context and the harness's buffers) and the timer's slack. So a checked run cannot have more
+    // than its budget at any moment, however it allocates (before main, where no record of its own
+    // process sees it) and whatever its own report says: the timed runs are held the same way from
+    // the timer's process (strip_peer.hpp). Exit status 0 once its input ends.
+    std::optional<int> run_own_mode() override {
+        const std::string& allowance = options_.lab_values.at("hold-outside");
+        if (allowance.empty()) return std::nullopt;
+        if (options_.graded() || !options_.compare_file.empty() || options_.timed_by >= 0 || options_.timer_of >= 0)
+            throw InputError("--hold-outside holds the GPUs for another program's checked run and runs nothing itself; accepted: "
+                             "without --raw-out, --compare, --timed-by and --timer-of");
+        const size_t extra = size_t(parse_count(allowance, "--hold-outside", 0, 1 << 20)) << 20;
+        if (const std::string reason = gpu_unavailable(); !reason.empty()) {
+            std::cerr << no_gpu_line(reason);
+            return int(kExitNoGpu);
+        }
+        gpus_ = parse_gpus(options_.lab_values.at("gpus"), visible_gpus());
+        budget_ = parse_memory_size(options_.lab_values.at("gpu-memory"), device_memory(1)[0].total, "--gpu-memory", "the GPU's memory");
+        const DeviceMemoryCap hold(gpus_, budget_, extra + kTimerHoldSlack);
+        std::cout << "held: " << format_bytes(double(budget_ + extra + kTimerHoldSlack)) << " left free on each of " << gpus_ << " GPU"
+                  << (gpus_ == 1 ? "" : "s") << std::endl;
+        for (std::string line; std::getline(std::cin, line);) {
+        }
+        return int(kExitPass);
     }
 
     StripJob job_for(const StripVariant& v, HostMemory m) const {
