@@ -419,6 +419,11 @@ def demo_takes_the_scene():
         cpu = [r for r in doc["results"] if r["variant"] in ("sequential", "openmp")]
         assert cpu and all(r["time"]["samples"] == 1 for r in cpu), [(r["variant"], r["time"]) for r in cpu]
         assert "--demo: each CPU variant is timed once (--cpu-reps 1)" in doc["notes"], doc["notes"]
+        # Lab 0, all of whose variants run on the CPU (one thread among them), demonstrates on a
+        # smaller scene than the GPU labs (LabSpec::demo_size), and its --help says which.
+        for binary, size in (("lab0-solution", "2048x2048"), ("lab1-solution", "4096x4096")):
+            _, said, _ = lab(binary, "--help")
+            assert f"lecture mode: a {size} scene" in said, (binary, [line for line in said.splitlines() if "lecture" in line])
         # A lab without CPU variants (lab 9) says nothing of them (exit 3 without a GPU).
         status, out, err = lab("lab9-solution", "--demo", "--size", "64x48", "--out", tmp, "--format", "json")
         assert status in (0, 3), err[-2000:]

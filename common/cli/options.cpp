@@ -142,7 +142,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Run")
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
         ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_cpu_reps)))
-        ("demo", "lecture mode: a 4096x4096 scene (colour where the lab takes colour), pictures saved to demo-output/lab" + std::to_string(spec.number));
+        ("demo", "lecture mode: a " + spec.demo_size + " scene (colour where the lab takes colour), pictures saved to demo-output/lab" +
+                     std::to_string(spec.number));
     parser.add_options("Output")
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>());
     parser.add_options("Grading")
@@ -180,7 +181,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
 
     options.demo = args.count("demo") > 0;
     options.image = options.demo && !args.count("image") ? "scene" : text("image");
-    const std::string size = options.demo && !args.count("size") ? "4096x4096" : text("size");
+    const std::string size = options.demo && !args.count("size") ? spec.demo_size : text("size");
     parse_size(size, "--size", &options.width, &options.height);
     if (args.count("channels")) options.channels = parse_count(text("channels"), "--channels", 1, 3);
     if (options.channels == 2) throw InputError("--channels 2 is not allowed; accepted: 1 or 3");

@@ -105,6 +105,9 @@ struct LabSpec {
     int default_height = 1999;
     int default_channels = 3;
     int default_cpu_reps = 3;    // a long sweep may time the CPU reference once
+    // --demo's image: a lecture's pace (issue 43: 10 s on an H100), which a lab whose every variant
+    // runs on the CPU, one thread among them, keeps on a smaller one (lab 0).
+    std::string demo_size = "4096x4096";
     // Lab 6: a separable mask's reference is summed from its factors in two passes (K up to 63),
     // and every GPU launch gets ConvArgs::d_scratch, a float per value, for a pass's intermediate.
     bool two_pass_reference = false;

@@ -1,6 +1,9 @@
 """Lab 4's own tests (its GPU rows' shapes and masks, a large colour image, the register
 kernel's limit); gpu_suite.py makes the rows every image lab has from GPU below. Its grading
 cases: grading/cases/lab4.json and grading/known-bad/lab4.json."""
+import os
+import tempfile
+
 from gpu_suite import all_pass
 from testkit import lab_json
 
@@ -28,6 +31,28 @@ def large_image(n):
         all_pass(doc, f"4099x4101 {channels}ch {mask}")
 
 
+def demo_pictures():
+    """--demo saves what a lecture shows (filter_run.cpp's keep_picture): for each mask the fastest
+    GPU variant that passed, with its difference, beside the input and the references; --out alone
+    saves every variant's."""
+    args = ["--size", "200x150", "--mask", "gauss:3:1,gauss:7:2", "--reps", "3", "--warmup", "1"]
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = lab_json("lab4-solution", "--demo", *args, "--out", tmp)
+        gpu = [r for r in doc["results"] if r["kind"] == "gpu" and r["status"] == "pass"]
+        fastest = {k: min((r for r in gpu if r["mask"]["size"] == k), key=lambda r: r["time"]["median_ms"])["variant"] for k in (3, 7)}
+        expected = {"input.png", "report.json", "reference-k3.png", "reference-k7.png"} | \
+            {f"{fastest[k]}-k{k}{diff}.png" for k in (3, 7) for diff in ("", "-diff")}
+        cpu = {f"{r['variant']}-k{r['mask']['size']}{diff}.png" for r in doc["results"] if r["kind"] == "cpu" for diff in ("", "-diff")}
+        assert set(os.listdir(tmp)) == expected | cpu, (sorted(os.listdir(tmp)), sorted(expected | cpu))
+        assert any("fastest GPU variant that passed" in n for n in doc["notes"]), doc["notes"]
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = lab_json("lab4-solution", *args, "--out", tmp)
+        every = {f"{r['variant']}-k{r['mask']['size']}.png" for r in doc["results"] if r["kind"] in ("gpu", "cpu")}
+        assert len(every) > 4 and every <= set(os.listdir(tmp)), sorted(every - set(os.listdir(tmp)))
+
+
 def gpu_tests():
     """As gpu_suite.tests: (name, fn, *args, alone), after the rows every image lab has."""
-    return [("lab4 GPU: solution passes on a large colour image", large_image, 4, False)]
+    return [("lab4 GPU: solution passes on a large colour image", large_image, 4, False),
+            ("lab4 GPU: --demo saves the fastest passing GPU variant's pictures for each mask, --out every variant's", demo_pictures,
+             False)]
