@@ -419,11 +419,30 @@ def demo_takes_the_scene():
         cpu = [r for r in doc["results"] if r["variant"] in ("sequential", "openmp")]
         assert cpu and all(r["time"]["samples"] == 1 for r in cpu), [(r["variant"], r["time"]) for r in cpu]
         assert "--demo: each CPU variant is timed once (--cpu-reps 1)" in doc["notes"], doc["notes"]
-        # Lab 0, all of whose variants run on the CPU (one thread among them), demonstrates on a
-        # smaller scene than the GPU labs (LabSpec::demo_size), and its --help says which.
-        for binary, size in (("lab0-solution", "2048x2048"), ("lab1-solution", "4096x4096")):
-            _, said, _ = lab(binary, "--help")
-            assert f"lecture mode: a {size} scene" in said, (binary, [line for line in said.splitlines() if "lecture" in line])
+        # The demo's scene is 2048x2048 (LabSpec::demo_size), as --help says; a lab with GPU variants
+        # times each 5 times after one warm-up and says so, a lab with none says nothing of them.
+        _, said, _ = lab("lab1-solution", "--help")
+        assert "lecture mode: a 2048x2048 scene" in said, [line for line in said.splitlines() if "lecture" in line]
+        gpu_note = "--demo: each GPU variant is timed 5 times after 1 warm-up (--reps and --warmup say otherwise)"
+        assert not any("GPU variant" in n for n in doc["notes"]), ("lab 0 has no GPU variant", doc["notes"])
+        status, out, err = lab("lab3-solution", "--demo", "--size", "48x32", "--mask", "gauss:3:1", "--out", tmp, "--format", "json")
+        notes = reports.load(out, "lab3")["notes"] if status in (0, 3) else err
+        assert gpu_note in notes and reports.load(out, "lab3")["timing"]["reps"] == 5, notes
+        status, out, err = lab("lab3-solution", "--demo", "--size", "48x32", "--mask", "gauss:3:1", "--reps", "7", "--out", tmp,
+                               "--format", "json")
+        assert status in (0, 3) and gpu_note not in reports.load(out, "lab3")["notes"], "--reps given: the demo's own are not used"
+        # A one-thread CPU variant runs on the image's top rows (an eighth, at least 4r + 16), is
+        # checked where the cut cannot reach and its time scaled to the whole image, as the note says;
+        # without --demo, on the whole image.
+        for demo in (["--demo"], []):
+            status, out, err = lab("lab6-solution", *demo, "--size", "40x160", "--mask", "gauss:5:1.5", "--cpu-reps", "1", "--out", tmp,
+                                   "--format", "json")
+            doc6 = reports.load(out, "lab6")
+            sequential = [r for r in doc6["results"] if r["variant"].startswith("sequential")]
+            assert status in (0, 3) and len(sequential) == 2 and all(r["status"] == "pass" and r["time"] for r in sequential), \
+                (status, err[-500:], sequential)
+            said = [n for n in doc6["notes"] if "top 24 rows" in n and "(x6.67)" in n]
+            assert bool(said) == bool(demo), doc6["notes"]
         # A lab without CPU variants (lab 9) says nothing of them (exit 3 without a GPU).
         status, out, err = lab("lab9-solution", "--demo", "--size", "64x48", "--out", tmp, "--format", "json")
         assert status in (0, 3), err[-2000:]

@@ -60,4 +60,10 @@ void report_cpu_reps(Report& report, const Options& options) {
         report.notes.push_back("--demo: each CPU variant is timed once (--cpu-reps 1)");
 }
 
+void report_demo_gpu_reps(Report& report, const Options& options) {
+    if (options.demo_gpu_reps)
+        report.notes.push_back("--demo: each GPU variant is timed " + std::to_string(options.reps) + " times after " +
+                               std::to_string(options.warmup) + " warm-up (--reps and --warmup say otherwise)");
+}
+
 }  // namespace convlab

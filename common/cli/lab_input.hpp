@@ -22,5 +22,8 @@ Report report_of_image_run(int lab, const std::string& title, const Options& opt
 // A lab with CPU variants (filters, pipelines): the header's CPU repetitions, and under --demo
 // the note that each is timed once (a lab without them, lab 9, says neither).
 void report_cpu_reps(Report& report, const Options& options);
+// The note that --demo timed each GPU variant fewer times than usual, where it did: a lab with GPU
+// variants says it.
+void report_demo_gpu_reps(Report& report, const Options& options);
 
 }  // namespace convlab

@@ -15,6 +15,8 @@ namespace convlab {
 
 struct LabSpec;
 
+constexpr int kDemoReps = 5;  // --demo's timed repetitions of a GPU variant, unless --reps or --warmup is given
+
 // An image lab's command line: the shared options (run_options.hpp) and its input's.
 struct Options : RunOptions {
     std::string image = "synthetic";  // "synthetic", "random" or a file
@@ -27,6 +29,7 @@ struct Options : RunOptions {
     int cpu_reps = 3;
     std::string out_dir;
     bool demo = false;
+    bool demo_gpu_reps = false;  // --demo set --reps and --warmup to its own (neither given)
     std::string preset;        // --preset: its name (its options are already applied)
     bool fresh_input = false;  // grading: a new random input for every timed rep (seed + 1 + rep), so no answer can be replayed
     std::map<std::string, std::string> lab_values;  // LabSpec::lab_options, by name: as typed, or the default

@@ -16,9 +16,6 @@ int main(int argc, char** argv) {
          [](const Problem& p, float* out, int threads) { conv2d_omp(p.image, p.mask, p.border, out, threads); }, true},
     };
     spec.baseline = "sequential";
-    // --demo at a lecture's pace: the sweep runs one thread, then two, ..., so a 4096x4096 colour
-    // scene cost a sequential run (2.7 s on 2 cores) several times over.
-    spec.demo_size = "2048x2048";
     // Dani & Niccoli's OpenMP thread sweep (a box blur, 3 to 31, images 512^2 to 8192^2).
     spec.presets = {
         {"dani-niccoli", "Dani & Niccoli: OpenMP thread sweep, box masks 3 to 31, colour (their sizes: 512 to 8192; add --size)",

@@ -179,7 +179,7 @@ def held_from_outside():
     go and exits 0 when its input ends."""
     args = ["--check-only", "--size", "301x211", "--channels", "3", "--border", "mirror", "--mask", "gauss:9:2",
             "--variant", "serial,overlapped,multi-gpu"]
-    graded = ["serial_pinned.f32", "overlapped_pinned.f32", "multi-gpu_pinned.f32"]
+    graded = [f"{v}_{m}.f32" for v, m in ROWS if v != "whole"]  # the graded variants, from each host memory they take
     with tempfile.TemporaryDirectory() as tmp:
         folders = {name: os.path.join(tmp, name) for name in ("alone", "held", "too-big")}
         for folder in folders.values():

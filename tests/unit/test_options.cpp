@@ -85,8 +85,17 @@ TEST(Options, AMaskSweepIsParsedIntoMasks) {
 
 TEST(Options, DemoChoosesABigImageAndAFolder) {
     const Options o = parse({"--demo"});
-    EXPECT_EQ(o.width, 4096);
+    EXPECT_EQ(o.width, 2048);
     EXPECT_EQ(o.out_dir, "demo-output/lab7");
+    // At a lecture's pace: each GPU variant timed kDemoReps times after one warm-up, unless told otherwise.
+    EXPECT_EQ(o.reps, kDemoReps);
+    EXPECT_EQ(o.warmup, 1);
+    EXPECT_TRUE(o.demo_gpu_reps);
+    const Options told = parse({"--demo", "--reps", "9"});
+    EXPECT_EQ(told.reps, 9);
+    EXPECT_EQ(told.warmup, 2);
+    EXPECT_FALSE(told.demo_gpu_reps);
+    EXPECT_EQ(parse({}).reps, 15);
 }
 
 TEST(Options, HelpListsVariantsAndExitStatuses) {

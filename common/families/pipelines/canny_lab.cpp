@@ -162,6 +162,7 @@ class CannyRun : public FamilyRun {
         report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);  // one channel: refused otherwise
         report_cpu_reps(report_, options_);
         report_.has_gpu_part = !spec_.pipelines.empty();
+        if (report_.has_gpu_part) report_demo_gpu_reps(report_, options_);
         const Tolerance s = smoothing_tolerance();
         char smoothing[96];
         std::snprintf(smoothing, sizeof smoothing, "%.3g + %.3g*|ref|", s.atol, s.rtol);

@@ -150,6 +150,7 @@ class StripRun : public FamilyRun {
     void fill_header(const std::string& source) override {
         report_ = report_of_image_run(spec_.lab.number, spec_.lab.title, options_, source, image_);
         report_.cpu_reps = 0;
+        report_demo_gpu_reps(report_, options_);
         report_.has_gpu_part = true;
         report_.baseline = spec_.lab.baseline;
         report_.check_rule = options_.graded()
