@@ -128,7 +128,10 @@ case "$*" in
   *--hold-outside*) echo "$*" > "$0.held"
     if [ HOLDS = no ]; then echo "lab9: error: a device has less free than the budget" >&2; exit 2; fi
     echo "held: stand-in"; cat > /dev/null ;;
-  *--raw-out*) echo '{"schema": "convlab.report/2", "results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": MIB}]}]}' ;;
+  *--raw-out*)  # as the harness: the folder must exist
+    shift $(( $(printf '%s\n' "$@" | grep -n -x -e --raw-out | cut -d: -f1) ))
+    if [ ! -d "$1" ]; then echo "lab9: error: --raw-out $1 is not a folder; accepted: an existing folder" >&2; exit 2; fi
+    echo '{"schema": "convlab.report/2", "results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": MIB}]}]}' ;;
   *) echo '{"schema": "convlab.report/2", "results": []}' ;;
 esac
 exit 0

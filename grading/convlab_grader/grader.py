@@ -3,6 +3,7 @@ then per submission: unpack and build (prepare), then its hidden cases (hidden_c
 performance (performance.py), its sanitizer runs (sanitizer_runs.py) and its score (scoring.py)."""
 import dataclasses
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -96,8 +97,9 @@ class Session:
         GPUs open, before any variant runs (its rows' device_mib_at_start), the most over the
         session's GPUs: what a submission's graded runs are held to (hidden_cases.held_at_start).
         Fails closed: without it no hidden case could be judged so."""
-        out = os.path.join(self.private("reference-start"), gpu.describe().replace(" ", "-").replace("/", "-"))
+        out = os.path.join(self.private("reference-start"), re.sub(r"[^A-Za-z0-9_-]+", "-", gpu.describe()))
         shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)  # --raw-out takes an existing folder
         try:
             done = subprocess.run([self.reference, "--check-only", *args, "--raw-out", out, "--format", "json"], capture_output=True,
                                   text=True, timeout=600, env=env)
