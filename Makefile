@@ -348,7 +348,8 @@ dist-student:
 	@common/tools/dist-student.sh dist
 
 # A lab exits 3 when there is no GPU: the demo still shows the CPU part and goes on. ARGS goes to
-# the image labs; an array lab (lab 5: "input = arrays" in its manifest) runs with its defaults.
+# the image labs; an array lab (lab 5: "input = arrays" in its manifest) runs with its defaults,
+# or with --demo alone when ARGS has it (its arrays shorter, its report pages drawn, no pictures).
 # With ARGS=--demo each lab saves its pictures in demo-output/labN/, and their contact sheet is drawn
 # there (contact-sheet.png), and the run's report pages in demo-output/labN/report/ (make report's;
 # without matplotlib one line says so for each and the demo goes on). Without a
@@ -358,12 +359,12 @@ CPU_OPENCL_DEMO := --size 256 --reps 3
 demo: $(if $(HAVE_SOLUTIONS),$(foreach n,$(LABS),build/bin/lab$(n)-solution),no-solutions)
 	@for n in $(LABS); do \
 	  echo; echo "==== lab $$n ($$(date +%T)) ===="; \
-	  args="$(ARGS)"; [ "$$(common/tools/manifest.sh value $$n input)" = arrays ] && args=""; \
+	  args="$(ARGS)"; arrays=; [ "$$(common/tools/manifest.sh value $$n input)" = arrays ] && arrays=1 && args="$(filter --demo,$(ARGS))"; \
 	  if [ -z "$(GPU_CC)" ] && [ -z "$(ARGS)" ] && common/tools/manifest.sh value $$n libraries | grep -qw OpenCL; then \
 	    args="$(CPU_OPENCL_DEMO)"; echo "(no GPU here: its kernels run on the CPU through PoCL, so on a smaller image: $$args)"; fi; \
 	  build/bin/lab$$n-solution $$args; status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then echo "lab $$n exited with status $$status"; exit 1; fi; \
-	  if [ -f demo-output/lab$$n/report.json ]; then $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; \
+	  if [ -f demo-output/lab$$n/report.json ]; then [ -n "$$arrays" ] || $(REPORT_PYTHON) common/tools/report/contact_sheet.py demo-output/lab$$n || true; \
 	    $(REPORT_PYTHON) common/tools/report/make_report.py --lab $$n --from demo-output/lab$$n/report.json --out demo-output/lab$$n/report || true; fi; \
 	done
 

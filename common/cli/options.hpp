@@ -15,8 +15,6 @@ namespace convlab {
 
 struct LabSpec;
 
-constexpr int kDemoReps = 5;  // --demo's timed repetitions of a GPU variant, unless --reps or --warmup is given
-
 // An image lab's command line: the shared options (run_options.hpp) and its input's.
 struct Options : RunOptions {
     std::string image = "synthetic";  // "synthetic", "random" or a file

@@ -18,6 +18,8 @@ class ParseResult;
 
 namespace convlab {
 
+constexpr int kDemoReps = 5;  // --demo's timed repetitions of a GPU variant, unless --reps or --warmup is given
+
 struct RunOptions {
     bool help = false;
     std::string help_text;

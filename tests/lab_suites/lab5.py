@@ -6,6 +6,7 @@ grading/known-bad/lab5.json."""
 import json
 import os
 import re
+import subprocess
 import tempfile
 import time
 
@@ -182,6 +183,30 @@ def progress_on_a_terminal():
     assert json.loads(out)["results"] and json.loads(piped_out)["results"]
 
 
+def demo_run():
+    """--demo: every experiment on arrays a quarter of the default's (the header says so), each
+    variant timed 5 times after one warm-up, the report saved in demo-output/lab5/report.json (the
+    run's folder), every variant passing; --elements and --reps given are its own."""
+    binary = os.path.join(ROOT, "build", "bin", "lab5-solution")
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.time()
+        done = subprocess.run([binary, "--demo"], cwd=tmp, capture_output=True, text=True, timeout=300)
+        seconds = time.time() - started
+        assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+        with open(os.path.join(tmp, "demo-output", "lab5", "report.json")) as f:
+            doc = json.load(f)
+        assert doc["timing"]["reps"] == 5 and doc["timing"]["warmup"] == 1, doc["timing"]
+        assert "4x shorter than the default" in done.stdout + done.stderr, (done.stdout + done.stderr)[:2000]
+        assert doc["results"] and all(r["status"] == "pass" for r in doc["results"]), \
+            [(r["variant"], r["status"]) for r in doc["results"] if r["status"] != "pass"]
+        print(f"    lab 5 --demo: {seconds:.1f} s, arrays of {doc['input']['elements']} floats", flush=True)
+        done = subprocess.run([binary, "--demo", "--experiment", "banks", "--elements", "100000", "--reps", "3", "--format", "json"],
+                              cwd=tmp, capture_output=True, text=True, timeout=300)
+        with open(os.path.join(tmp, "demo-output", "lab5", "report.json")) as f:
+            doc = json.load(f)
+        assert done.returncode == 0 and doc["input"]["elements"] == 100000 and doc["timing"]["reps"] == 3, (done.stderr[-1000:], doc["timing"])
+
+
 def gpu_tests():
     """As gpu_suite.tests: (name, fn, *args, alone)."""
     found = [(f"lab5 GPU: every variant passes at --elements {n}", every_variant_passes, n, False) for n in SIZES]
@@ -194,13 +219,14 @@ def gpu_tests():
          True),
         ("lab5 GPU: compute-sanitizer memcheck finds nothing", sanitizer, "memcheck", False),
         ("lab5 GPU: compute-sanitizer racecheck finds nothing", sanitizer, "racecheck", False),
+        ("lab5 GPU: --demo: every experiment on shorter arrays, 5 timed runs a variant, its report saved", demo_run, True),
     ]
     return found
 
 
 def lab5_help():
     status, out, _ = lab("lab5-solution", "--help")
-    assert status == 0 and "Exit status" in out and "--experiment" in out and "--benchmark_format" in out, out
+    assert status == 0 and "Exit status" in out and "--experiment" in out and "--benchmark_format" in out and "--demo" in out, out
 
 
 def lab5_help_wraps_between_words():
