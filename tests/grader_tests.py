@@ -577,6 +577,52 @@ def a_tool_found_dirty_makes_no_more_runs():
         scratch_root.cleanup()
 
 
+def a_twin_run_has_the_tools_time():
+    """A sanitizer run's twin without the tool (whose verdicts it is compared with) has the tool's
+    time limit, not a hidden case's: on a loaded host a twin cut short made the tool dirty for the
+    host's sake. A tool made dirty by a difference says how its twin ended."""
+    from convlab_grader import sandbox, sanitizer_runs
+    spec = specs.load(3)
+    twin_limits = []
+    scratch_root = tempfile.TemporaryDirectory()
+
+    class Session:
+        isolation = None
+        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
+
+        def __init__(self):
+            self.spec = spec
+
+        def scratch(self, sub, name):
+            return tempfile.mkdtemp(dir=scratch_root.name)
+
+        def check(self, sub, out, name, args):  # every result right under the tool, none without it
+            return {} if name.endswith("-without") else {v["raw"]: {"status": "pass", "message": ""} for v in spec["variants"]}
+
+    class Sub:
+        identity, binary, result = None, "lab-stand-in", {"sanitizer": {}}
+
+    def stand_in(_isolation, argv, _cwd, limit, *_args, **_kwargs):
+        if argv[0] == "compute-sanitizer":
+            return sandbox.Outcome(0, "", "", 0.1, False)
+        twin_limits.append(limit)
+        return sandbox.Outcome(-9, "", "", limit, True)  # the twin ran out of time
+
+    saved = sandbox.run
+    try:
+        sandbox.run = stand_in
+        sub = Sub()
+        sub.sanitizer_runs = cases.sanitizer_runs(spec, 1)
+        sanitizer_runs.run_sanitizer(Session(), sub)
+    finally:
+        sandbox.run = saved
+        scratch_root.cleanup()
+    limit = max(spec["time_limit_s"], spec["sanitizer"].get("time_limit_s", 180))
+    assert twin_limits and set(twin_limits) == {limit} and limit > spec["time_limit_s"], (twin_limits, limit)
+    memcheck = sub.result["sanitizer"]["memcheck"]
+    assert not memcheck["clean"] and f"(that run: killed after the {limit} s time limit)" in memcheck["findings"][0], memcheck
+
+
 def drawn_cases_differ_by_student():
     """Each student's hidden and timed cases come from the secret mixed with the name; a lab's
     timed cases get different borders; cases sharing arguments (lab 5) still share one draw;
@@ -1527,6 +1573,8 @@ def register(results):
                 a_mask_that_must_be_refused_is_graded)
     results.run("grader: each student's hidden, timed and sanitizer cases drawn from the secret and the name", drawn_cases_differ_by_student)
     results.run("grader: a sanitizer tool found dirty makes no more runs; its verdict is the same", a_tool_found_dirty_makes_no_more_runs)
+    results.run("grader: a sanitizer run's twin without the tool has the tool's time limit, and a difference says how the twin ended",
+                a_twin_run_has_the_tools_time)
     results.run("grader: lab 9's hidden cases and sanitizer runs go one at a time (each holds the GPU), other labs' side by side",
                 lab9_runs_have_the_gpu_to_themselves)
     results.run("grader: the physical floor under which a time is impossible", physical_floor)

@@ -40,14 +40,17 @@ def run_sanitizer(session, sub):
         if ran.timed_out or ran.crashed:
             clean = False
         if clean:
-            _, outside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}-without", s["variants"],
-                                                 session.spec["time_limit_s"])
+            # The twin gets the tool's time limit, not a hidden case's: on a loaded host (grade --gpus
+            # beside other work) a CUDA start alone took seconds, and a twin cut short would make
+            # the tool dirty for the host's sake. How it ended is in the finding.
+            twin, outside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}-without", s["variants"],
+                                                    max(session.spec["time_limit_s"], s.get("time_limit_s", 180)))
             differs = [f"{raw}: {verdict(inside, raw)} under {tool}, {verdict(outside, raw)} without it" for raw in sorted(graded)
                        if verdict(inside, raw) != verdict(outside, raw)]
             if differs:
                 clean = False
-                found = ["the results' verdicts differ between the run under the tool and the same case's without it: " +
-                         "; ".join(differs)][:4]
+                found = ["the results' verdicts differ between the run under the tool and the same case's without it (that run: " +
+                         f"{twin.describe()}): " + "; ".join(differs)][:4]
         if not clean:
             with lock:
                 dirty_tools.add(tool)
