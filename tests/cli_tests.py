@@ -432,11 +432,11 @@ def demo_takes_the_scene():
                                "--format", "json")
         assert status in (0, 3) and gpu_note not in reports.load(out, "lab3")["notes"], "--reps given: the demo's own are not used"
         # A one-thread CPU variant runs on the image's top rows (an eighth, at least 4r + 16), is
-        # checked where the cut cannot reach and its time scaled to the whole image, as the note says;
-        # without --demo, on the whole image.
+        # checked where the cut cannot reach (under the wrap border, not its first rows either) and
+        # its time scaled to the whole image, as the note says; without --demo, on the whole image.
         for demo in (["--demo"], []):
-            status, out, err = lab("lab6-solution", *demo, "--size", "40x160", "--mask", "gauss:5:1.5", "--cpu-reps", "1", "--out", tmp,
-                                   "--format", "json")
+            status, out, err = lab("lab6-solution", *demo, "--size", "40x160", "--mask", "gauss:5:1.5", "--border", "wrap", "--cpu-reps",
+                                   "1", "--out", tmp, "--format", "json")
             doc6 = reports.load(out, "lab6")
             sequential = [r for r in doc6["results"] if r["variant"].startswith("sequential")]
             assert status in (0, 3) and len(sequential) == 2 and all(r["status"] == "pass" and r["time"] for r in sequential), \

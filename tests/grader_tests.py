@@ -123,11 +123,13 @@ def memory_held_before_the_timer_looked():
 STAND_IN_LAB9_REFERENCE = """#!/bin/sh
 # A lab 9 reference's stand-in: a graded run (--raw-out, --format json) reports what its GPU had in
 # use when it opened, MIB MiB; a run that is not graded reports no figure (the real one's too);
-# --hold-outside says "held" and holds until its input ends (HOLDS=no: it cannot), noting its arguments.
+# --hold-outside says "held: 0.0 MiB in use" and holds until its input ends (HOLDS=no: it cannot), noting
+# its arguments; --compare passes every graded result.
 case "$*" in
   *--hold-outside*) echo "$*" > "$0.held"
     if [ HOLDS = no ]; then echo "lab9: error: a device has less free than the budget" >&2; exit 2; fi
-    echo "held: stand-in"; cat > /dev/null ;;
+    echo "held: 0.0 MiB in use"; cat > /dev/null ;;
+  *--compare*) echo '{"schema": "convlab.report/2", "results": [{"variant": "serial pinned", "kind": "submitted", "status": "pass", "message": ""}, {"variant": "overlapped pinned", "kind": "submitted", "status": "pass", "message": ""}, {"variant": "multi-gpu pinned", "kind": "submitted", "status": "pass", "message": ""}]}' ;;
   *--raw-out*)  # as the harness: the folder must exist
     shift $(( $(printf '%s\n' "$@" | grep -n -x -e --raw-out | cut -d: -f1) ))
     if [ ! -d "$1" ]; then echo "lab9: error: --raw-out $1 is not a folder; accepted: an existing folder" >&2; exit 2; fi
@@ -159,11 +161,13 @@ def memory_held_before_the_program_looked():
             session.measure_reference_start = lambda gpu, env, args, s=session: grader.Session.measure_reference_start(s, gpu, env, args)
             session.reference_passes_held_outside = \
                 lambda gpu, env, args, s=session: grader.Session.reference_passes_held_outside(s, gpu, env, args)
+            session._compare = lambda out, args, s=session: grader.Session._compare(s, out, args)
             try:
                 grader.Session.refuse_a_device_the_reference_fails_on(session)
                 assert session.reference_start_mib == measured, (session.reference_start_mib, measured)
                 with open(reference + ".held") as f:
-                    assert f.read().split()[-2:] == ["--hold-outside", "530"], "the reference was not checked under the hold"
+                    held = f.read().split()
+                assert held[-2:] == ["--hold-outside", "530"] and "--gpu-memory" in held, ("the reference was not checked under the hold", held)
             except RuntimeError as why:
                 assert measured is None and ("did not say what its GPUs had in use" in str(why) if not mib else
                                              "could not hold the GPU's memory outside the run (lab9: error: a device has less free"
@@ -172,6 +176,10 @@ def memory_held_before_the_program_looked():
     own = {"results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": 1554}]}]}
     held = hidden_cases.held_at_start(session, own)
     assert held and "1024 MiB more device memory than the reference's when its GPUs opened" in held, held
+    # Under the grader's hold the run's figure counts the hold too, which the holder said: taken off.
+    held = {"results": [{"variant": "serial", "figures": [{"name": "device_mib_at_start", "value": 78798}]}]}
+    assert hidden_cases.held_at_start(session, held, 78268.0) is None, "the hold's own memory counted against the run"
+    assert hidden_cases.held_at_start(session, held, 77000.0), "1268 MiB of the run's own beside the hold passed"
     own["results"][0]["figures"][0]["value"] = 560
     assert hidden_cases.held_at_start(session, own) is None, "within the slack"
     assert hidden_cases.held_at_start(session, {}) is None, "no report: the run's own failure says why"
@@ -185,7 +193,8 @@ def spec_mistakes_are_refused():
     no built-in image, whose sanitizer fixes its arguments, names a runner the grader does not
     know or a tool its runner lacks (or oclgrind in a lab graded stage by stage), or whose drawn
     option's range is upside down, or whose timer is unknown or lets a CUDA lab's program time
-    itself, is refused with its file named, before any submission is graded."""
+    itself, or whose runs have the GPU to themselves several cases a process (no hold beside
+    them), is refused with its file named, before any submission is graded."""
     with open(os.path.join(specs.CASES, "lab5.json")) as f:
         good = json.load(f)
     comma = json.loads(json.dumps(good))
@@ -222,6 +231,8 @@ def spec_mistakes_are_refused():
     rowless["budget_rows"] = [4, 0]
     shy = json.loads(json.dumps(lab9))
     shy["gpu_to_itself"] = "yes"
+    chunked = json.loads(json.dumps(lab9))
+    chunked["cases_in_one_process"] = True
     with open(os.path.join(specs.CASES, "lab11.json")) as f:
         lab11 = json.load(f)
     cuda_tool = json.loads(json.dumps(lab11))
@@ -254,6 +265,7 @@ def spec_mistakes_are_refused():
                                      (8, unknown_image, "an image case's image is 'photo.png'"),
                                      (9, rowless, "budget_rows is [4, 0]"),
                                      (9, shy, "gpu_to_itself is 'yes'"),
+                                     (9, chunked, "without cases_in_one_process"),
                                      (11, cuda_tool, "the sanitizer runs 'oclgrind' with tools ['memcheck', 'racecheck', 'synccheck']"),
                                      (11, unknown_runner, "the sanitizer runs 'valgrind'"),
                                      (11, unknown_timer, "the performance timer is 'wall clock'"),
@@ -371,8 +383,10 @@ def lab9_checked_runs_are_held_from_outside():
             f.write("#!" + sys.executable + "\nimport os, sys\n"
                     "open(os.environ['HOLD_LOG'], 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
                     "if os.environ.get('HOLD_FAILS'):\n    print('lab9: error: no room', file=sys.stderr); sys.exit(2)\n"
-                    "print('held: 700 MiB left free on each of 1 GPU', flush=True)\nsys.stdin.read()\n"
-                    "open(os.environ['HOLD_LOG'], 'a').write('let go\\n')\n")
+                    "print('held: 700.0 MiB in use', flush=True)\n"
+                    "if os.environ.get('HOLD_DIES'):\n    os._exit(9)\n"
+                    "sys.stdin.read()\nopen(os.environ['HOLD_LOG'], 'a').write('let go\\n')\n"
+                    "sys.exit(4 if os.environ.get('HOLD_LOST') else 0)\n")
         os.chmod(holder, 0o755)
         spec = specs.load(9)
         case = cases.hidden_cases(spec, 5)[3]
@@ -401,6 +415,13 @@ def lab9_checked_runs_are_held_from_outside():
             hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "sanitizer-0", ["serial"], 90, "memcheck", None)
             with open(log) as f:
                 assert f.read() == after, "a run under a sanitizer tool is held from outside: the tool's memory would count"
+            held_ran, _ = hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "case-5", ["serial"], 30)
+            os.environ["HOLD_LOST"] = "1"  # the holder finds its hold gone when its input ends
+            lost_at_end, _ = hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "case-6", ["serial"], 30)
+            del os.environ["HOLD_LOST"]
+            os.environ["HOLD_DIES"] = "1"  # the holder ends during the run
+            died, _ = hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "case-7", ["serial"], 30)
+            del os.environ["HOLD_DIES"]
             os.environ["HOLD_FAILS"] = "1"
             ran, _ = hidden_cases.graded_run(Session(spec, tmp), Sub(), case, "case-4", ["serial"], 30)
         finally:
@@ -408,13 +429,17 @@ def lab9_checked_runs_are_held_from_outside():
             os.environ.clear()
             os.environ.update(saved_env)
         args = hidden_cases.case_args(Session(spec, tmp), case)
-        assert len(seen) == 2 and seen[0][0] == "lab9-stand-in", seen
+        assert len(seen) == 5 and seen[0][0] == "lab9-stand-in", seen
+        assert held_ran.status == 0 and held_ran.held_in_use_mib == 700.0, (held_ran.describe(), held_ran.held_in_use_mib)
+        assert "did not last the run" in lost_at_end.describe() and lost_at_end.status != 0, lost_at_end.describe()
+        assert ("ended during the run" in died.describe() or "did not last the run" in died.describe()) and died.status != 0, \
+            died.describe()
         held_for = seen[0][1].splitlines()
         assert held_for == [" ".join(["--check-only", *args, "--hold-outside", "613"])], ("the hold was not in place for the run", held_for)
         assert "--gpu-memory" in args, args
         assert after.splitlines()[-1] == "let go", ("the hold was not let go after the run", after)
         assert seen[1][0] == "compute-sanitizer", seen[1]
-        assert len(seen) == 2 and not ran.timed_out and ran.status != 0, ("a case the grader could not hold was run", seen, ran.describe())
+        assert len(seen) == 5 and not ran.timed_out and ran.status != 0, ("a case the grader could not hold was run", seen, ran.describe())
         assert ran.describe() == "not run: the grader could not hold the GPU's memory outside the run (lab9: error: no room)", \
             ran.describe()
 

@@ -93,7 +93,7 @@ def grade_all(session, prepared, log):
 
 
 def within(result, phase):
-    """Where a phase's time went (phase_seconds.py), as " (of its runs side by side: ...)", or nothing."""
+    """Where a phase's time went (phase_seconds.py), as " (summed over runs side by side: ...)", or nothing."""
     spent = result.get("seconds_within", {}).get(phase)
     if not spent:
         return ""

@@ -115,16 +115,34 @@ class Session:
         self.reference_start_mib = max(self.reference_start_mib or 0.0, mib)
 
     def reference_passes_held_outside(self, gpu, env, args):
-        """Lab 9: the reference passes the first hidden case with its budget held from outside its
-        process (memory_hold.py), as every submission's checked run is held: a hold that does not
-        fit this GPU would otherwise fail every submission. RuntimeError: nothing is graded."""
-        with memory_hold.held_outside(self, args, env=env) as not_held:
-            if not_held:
-                raise RuntimeError(f"lab {self.lab} on {gpu.describe()}: {not_held}: nothing is graded without it")
-            status, said = reference_checks(self.reference, args, env)
-        if status != 0:
+        """Lab 9: the reference's graded run of the first hidden case, as a submission's is made
+        (its graded variants, --raw-out, the trusted compare) with its budget held from outside its
+        process (memory_hold.py), passes every graded result and, the hold's memory taken off, has
+        no more in use at start than without the hold (hidden_cases.held_at_start): a hold that
+        does not fit this GPU would otherwise fail every submission. RuntimeError: nothing is graded."""
+        out = os.path.join(self.private("reference-held"), re.sub(r"[^A-Za-z0-9_-]+", "-", gpu.describe()))
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        names = sorted({v["name"] for v in self.spec["variants"]})
+        try:
+            with memory_hold.OutsideHold(self, args, env=env) as hold:
+                if hold.problem:
+                    raise RuntimeError(f"lab {self.lab} on {gpu.describe()}: {hold.problem}: nothing is graded without it")
+                try:
+                    done = subprocess.run([self.reference, "--check-only", *args, "--variant", ",".join(names), "--raw-out", out,
+                                           "--format", "json"], capture_output=True, text=True, timeout=600, env=env)
+                except subprocess.TimeoutExpired:
+                    done = None
+            verdicts = self._compare(out, args) if done and done.returncode == 0 else {}
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        wrong = [v["raw"] for v in self.spec["variants"] if verdicts.get(v["raw"], {}).get("status") != "pass"]
+        problem = hold.lost or (f"{', '.join(wrong)} did not pass" if wrong else None) or \
+            hidden_cases.held_at_start(self, reports.parse(done.stdout) or {}, hold.in_use_mib)
+        if problem:
+            said = (done.stderr.strip().splitlines() or [""])[-1][:300] if done else "it ran past 600 s"
             raise RuntimeError(f"the reference solution of lab {self.lab} does not pass a hidden case on {gpu.describe()} with its "
-                               f"budget held from outside its process (exit status {status}: {said[:300]}): nothing is graded")
+                               f"budget held from outside its process ({problem}; {said}): nothing is graded")
 
 
     # ---- one submission -------------------------------------------------------------------

@@ -77,22 +77,29 @@ def case_args(session, case):
     return cases.input_args(case) + session.spec.get("extra_args", [])
 
 
-def graded_run(session, sub, case, name, variants, limit, tool=None, log_folder=None):
+def graded_run(session, sub, case, name, variants, limit, tool=None, log_folder=None, phase=None):
     """The submission's graded binary on one case (under the spec's sanitizer's `tool` if given,
     sanitizer_tools.command, writing its log in `log_folder` where it keeps one),
     its raw results checked by the trusted side. Returns (outcome, verdicts by raw name); in a lab
     graded stage by stage, of one run a graded stage, the outcome that tells most
-    (sandbox.Outcome.combined), with the reports of them all."""
+    (sandbox.Outcome.combined), with the reports of them all. In a lab whose runs have the GPU to
+    themselves (lab 9) the run goes with the grader's hold beside it (memory_hold.py), and the
+    outcome carries what the hold had in use (held_in_use_mib, for held_at_start). `phase` names
+    the part of the grading whose time it is (phase_seconds.py): the sanitizer's, with a tool or
+    as a twin without one, else the hidden cases'."""
     args = case_args(session, case)
-    phase = "sanitizer" if tool else "cases"
+    phase = phase or ("sanitizer" if tool else "cases")
     extra = ["--sanitized"] if tool else []
     wrap = sanitizer_tools.command(session.spec, tool, log_folder) if tool else []
     if not session.spec.get("stages"):
         out = session.scratch(sub, name)
-        with memory_hold.held_outside(session, args, tool) as not_held:  # lab 9: its budget held from outside
-            ran = sandbox.Outcome.not_held(not_held) if not_held else \
+        with memory_hold.OutsideHold(session, args, tool) as hold:  # lab 9: its budget held from outside
+            ran = sandbox.Outcome.not_held(hold.problem) if hold.problem else \
                 sandbox.run(session.isolation, [*wrap, sub.binary, "--check-only", *args, "--variant", ",".join(variants),
                                                 "--raw-out", out, *extra, "--format", "json"], out, limit, identity=sub.identity)
+        if hold.lost:
+            ran = sandbox.Outcome.not_held(hold.lost)
+        ran.held_in_use_mib = hold.in_use_mib
         add_seconds(sub, phase, "its runs", ran.seconds)
         return ran, checked(session, sub, phase, out, name, args)
     inputs = session.private(f"{sub.safe_name}-{name}-inputs")
@@ -142,7 +149,7 @@ def tally_case(session, sub, tally, index, ran, verdicts):
     # program must say itself: a run that died, hung or wrote nothing refused nothing.
     reported = own.get("results", []) if isinstance(own, dict) else []
     skipped = {r.get("variant") for r in reported if isinstance(r, dict) and r.get("status") == "skipped"}
-    held = held_at_start(session, own)
+    held = held_at_start(session, own, getattr(ran, "held_in_use_mib", None))
     row = {"case": index, **{k: value for k, value in case.items() if k != "seed"}, "run": ran.describe(), "variants": {}}
     for v in session.spec["variants"]:
         # Beyond its mask-size limit, or a mask it must not compute (lab 6's separable variants
@@ -170,18 +177,21 @@ def tally_case(session, sub, tally, index, ran, verdicts):
     sub.result["cases"].append(row)
 
 
-def held_at_start(session, own):
+def held_at_start(session, own, hold_mib=None):
     """Lab 9: a graded run's rows say what its GPUs had in use when they opened, before any variant
     ran (common/families/strips/strip_lab.cpp), which on a GPU it has to itself is its context and
     whatever it allocated before (a buffer made before main, which neither its cap nor its records
-    see). More than the reference's graded run at the same moment (the session's pre-flight,
+    see), with the grader's hold beside it (hold_mib: what the holder said its GPUs had in use, taken
+    off). More than the reference's graded run at the same moment (the session's pre-flight,
     grader.Session.measure_reference_start) is a problem for every variant of the case; else
-    None. It is measured in the program's own process, as the case's other rules are; the timed
-    runs measure it from the timer's (performance.held_before_ready)."""
+    None. The figure is the program's own word, which the hold makes worth nothing to forge; the
+    timed runs measure it from the timer's process (performance.held_before_ready)."""
     if getattr(session, "reference_start_mib", None) is None:
         return None
-    return performance.held_more(performance.largest_figure(own, "device_mib_at_start"), session.reference_start_mib,
-                                 "when its GPUs opened, before any variant ran")
+    figure = performance.largest_figure(own, "device_mib_at_start")
+    if figure is not None and hold_mib is not None:
+        figure -= hold_mib
+    return performance.held_more(figure, session.reference_start_mib, "when its GPUs opened, before any variant ran")
 
 
 def why_no_result(ran, own, variant, stage=None):

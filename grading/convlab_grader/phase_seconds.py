@@ -13,7 +13,7 @@ def add_seconds(sub, phase, kind, seconds):
     add up to more than the phase's wall time."""
     with _spent_lock:
         spent = sub.result.setdefault("seconds_within", {}).setdefault(phase, {})
-        spent[kind] = round(spent.get(kind, 0) + seconds, 1)
+        spent[kind] = spent.get(kind, 0) + seconds  # rounded where it is shown (cli.within)
 
 
 def checked(session, sub, phase, out, name, args):

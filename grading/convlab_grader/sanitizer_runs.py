@@ -44,7 +44,7 @@ def run_sanitizer(session, sub):
             # beside other work) a CUDA start alone took seconds, and a twin cut short would make
             # the tool dirty for the host's sake. How it ended is in the finding.
             twin, outside = hidden_cases.graded_run(session, sub, case, f"sanitizer-{number}-without", s["variants"],
-                                                    max(session.spec["time_limit_s"], s.get("time_limit_s", 180)))
+                                                    max(session.spec["time_limit_s"], s.get("time_limit_s", 180)), phase="sanitizer")
             differs = [f"{raw}: {verdict(inside, raw)} under {tool}, {verdict(outside, raw)} without it" for raw in sorted(graded)
                        if verdict(inside, raw) != verdict(outside, raw)]
             if differs:

@@ -137,6 +137,9 @@ def load(lab):
                                 f"not {v['raw']!r}")
     if not isinstance(spec.get("gpu_to_itself", False), bool):
         raise SpecError(f"{path}: gpu_to_itself is {spec['gpu_to_itself']!r}; accepted: true or false")
+    if spec.get("gpu_to_itself") and spec.get("cases_in_one_process"):  # memory_hold.py holds a run a case
+        raise SpecError(f"{path}: a lab whose runs have the GPU to themselves runs a case a process, each beside the grader's "
+                        "hold; accepted: gpu_to_itself without cases_in_one_process")
     correctness = sum(v["points"] for v in spec["variants"])
     if correctness != spec["rubric"]["correctness"]:
         raise SpecError(f"{path}: the variants' points add to {correctness}, the rubric says {spec['rubric']['correctness']}")

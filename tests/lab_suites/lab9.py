@@ -174,9 +174,10 @@ def peer_timing():
 def held_from_outside():
     """The grader's hold beside a checked run (--hold-outside; grading/convlab_grader/memory_hold.py):
     with what the solution's own graded run had in use when its GPU opened as its allowance, the
-    solution's graded run beside it writes every graded result; a run with a budget the hold does
-    not leave writes none (its variants cannot have the memory, whatever they do); the holder lets
-    go and exits 0 when its input ends."""
+    solution's graded run beside it writes every graded result, and its figure of memory at start,
+    less what the holder said it had in use, is within the grader's slack of its figure alone; a
+    run with a budget the hold does not leave writes none (its variants cannot have the memory,
+    whatever they do); the holder lets go and exits 0 when its input ends."""
     args = ["--check-only", "--size", "301x211", "--channels", "3", "--border", "mirror", "--mask", "gauss:9:2",
             "--variant", "serial,overlapped,multi-gpu"]
     graded = [f"{v}_{m}.f32" for v, m in ROWS if v != "whole"]  # the graded variants, from each host memory they take
@@ -192,9 +193,12 @@ def held_from_outside():
                                   stderr=subprocess.PIPE, text=True)
         try:
             said = holder.stdout.readline()
-            assert said.startswith("held"), (said, holder.stderr.read() if holder.poll() is not None else "")
-            status, _, err = lab("lab9-solution", *args, "--gpu-memory", "256KiB", "--raw-out", folders["held"], "--format", "json")
+            assert said.startswith("held: ") and said.split()[2:] == ["MiB", "in", "use"], \
+                (said, holder.stderr.read() if holder.poll() is not None else "")
+            status, out, err = lab("lab9-solution", *args, "--gpu-memory", "256KiB", "--raw-out", folders["held"], "--format", "json")
             assert status == 0 and sorted(os.listdir(folders["held"])) == sorted(graded), (status, os.listdir(folders["held"]), err[-500:])
+            beside = max(figures(r).get("device_mib_at_start", 0) for r in json.loads(out)["results"]) - float(said.split()[1])
+            assert performance.held_more(beside, start, "when its GPUs opened") is None, (beside, start, said)
             status, out, err = lab("lab9-solution", *args, "--gpu-memory", "1GiB", "--raw-out", folders["too-big"], "--format", "json")
             assert not os.listdir(folders["too-big"]), ("a budget past the hold's room wrote results", os.listdir(folders["too-big"]))
             rows = [r for r in json.loads(out)["results"]] if out.strip() else []

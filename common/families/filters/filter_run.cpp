@@ -321,7 +321,7 @@ class LabRun : public FamilyRun {
     // is no saving, and outside --demo.
     int demo_rows(const Case& c, const CpuVariant& v) const {
         if (!options_.demo || graded() || v.sweep_threads || v.all_cores) return image_.height;
-        return std::min(image_.height, std::max((image_.height + 7) / 8, 4 * c.mask.radius() + 16));
+        return std::min(image_.height, std::max((image_.height + 7) / 8, 4 * c.mask.radius() + 16));  // >= 2r + 16 rows checked
     }
 
     // --demo: a CPU variant on one thread (lab 6's K x K sum took 18 s at K = 31 on a 4096x4096
@@ -335,9 +335,13 @@ class LabRun : public FamilyRun {
         std::copy(image_.pixels.begin(), image_.pixels.begin() + std::ptrdiff_t(top.elements()), top.pixels.begin());
         const Problem part{top, c.mask, options_.border};
         std::vector<float> out(top.elements(), kPoison);
+        // The rows whose taps the cut cannot reach: not the last r, nor under the wrap border the
+        // first r, which wrap to the cut's bottom where the whole image's wrap to its own.
+        const int radius = c.mask.radius(), first = options_.border == Border::Wrap ? radius : 0;
+        const size_t skipped = size_t(first) * image_.width * image_.channels;
         const auto checked = [&] {
-            return check_output(out.data(), c.reference.data(), image_.width, rows - c.mask.radius(), image_.channels, r.tolerance,
-                                c.mask.radius(), {});
+            return check_output(out.data() + skipped, c.reference.data() + skipped, image_.width, rows - radius - first,
+                                image_.channels, r.tolerance, radius, {});
         };
         const double scale = double(image_.height) / rows;
         try {

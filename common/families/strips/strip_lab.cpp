@@ -116,28 +116,33 @@ class StripRun : public FamilyRun {
 
     // --hold-outside MIB, the grader's side of a checked run (grading/convlab_grader/memory_hold.py):
     // while the submission's run goes beside it, this process holds each GPU's memory but the
-    // case's budget, MIB (what the reference's own graded run had in use when its GPUs opened: its
-    // context and the harness's buffers) and the timer's slack. So a checked run cannot have more
-    // than its budget at any moment, however it allocates (before main, where no record of its own
-    // process sees it) and whatever its own report says: the timed runs are held the same way from
-    // the timer's process (strip_peer.hpp). Exit status 0 once its input ends.
+    // case's budget, its share of MIB (what the reference's own graded run had in use on its GPUs
+    // when they opened: its context and the harness's buffers) and the timer's slack. So a checked
+    // run cannot have more than its budget at any moment, however it allocates (before main, where
+    // no record of its own process sees it) and whatever its own report says: the timed runs are
+    // held the same way from the timer's process (strip_peer.hpp). It says "held: N MiB in use"
+    // (its GPUs' memory in use with the hold in place: what the run's own figure of memory at start
+    // counts besides the run's) and, once its input ends, exit status 0 if the hold lasted.
     std::optional<int> run_own_mode() override {
         const std::string& allowance = options_.lab_values.at("hold-outside");
         if (allowance.empty()) return std::nullopt;
         if (options_.graded() || !options_.compare_file.empty() || options_.timed_by >= 0 || options_.timer_of >= 0)
             throw InputError("--hold-outside holds the GPUs for another program's checked run and runs nothing itself; accepted: "
                              "without --raw-out, --compare, --timed-by and --timer-of");
-        const size_t extra = size_t(parse_count(allowance, "--hold-outside", 0, 1 << 20)) << 20;
+        const size_t allowed = size_t(parse_count(allowance, "--hold-outside", 0, 1 << 20)) << 20;
         if (const std::string reason = gpu_unavailable(); !reason.empty()) {
             std::cerr << no_gpu_line(reason);
             return int(kExitNoGpu);
         }
         gpus_ = parse_gpus(options_.lab_values.at("gpus"), visible_gpus());
         budget_ = parse_memory_size(options_.lab_values.at("gpu-memory"), device_memory(1)[0].total, "--gpu-memory", "the GPU's memory");
-        const DeviceMemoryCap hold(gpus_, budget_, extra + kTimerHoldSlack);
-        std::cout << "held: " << format_bytes(double(budget_ + extra + kTimerHoldSlack)) << " left free on each of " << gpus_ << " GPU"
-                  << (gpus_ == 1 ? "" : "s") << std::endl;
+        const DeviceMemoryCap hold(gpus_, budget_, allowed / size_t(gpus_) + kTimerHoldSlack);  // MIB is over the run's GPUs together
+        std::cout << "held: " << format_fixed(double(device_bytes_in_use(gpus_)) / double(1 << 20), 1) << " MiB in use" << std::endl;
         for (std::string line; std::getline(std::cin, line);) {
+        }
+        if (const std::string lost = hold.hold_released(); !lost.empty()) {
+            std::cerr << "lab" << lab_ << ": the hold ended before its input did: " << lost << "\n";
+            return int(kExitCudaError);
         }
         return int(kExitPass);
     }
