@@ -419,7 +419,7 @@ def demo_takes_the_scene():
         cpu = [r for r in doc["results"] if r["variant"] in ("sequential", "openmp")]
         assert cpu and all(r["time"]["samples"] == 1 for r in cpu), [(r["variant"], r["time"]) for r in cpu]
         assert "--demo: each CPU variant is timed once (--cpu-reps 1)" in doc["notes"], doc["notes"]
-        # The demo's scene is 2048x2048 (LabSpec::demo_size), as --help says; a lab with GPU variants
+        # The demo's scene is 2048x2048 (options.hpp's kDemoSize), as --help says; a lab with GPU variants
         # times each 5 times after one warm-up and says so, a lab with none says nothing of them.
         _, said, _ = lab("lab1-solution", "--help")
         assert "lecture mode: a 2048x2048 scene" in said, [line for line in said.splitlines() if "lecture" in line]

@@ -142,7 +142,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     parser.add_options("Run")
         ("threads", "comma-separated OpenMP thread counts for CPU sweeps", cxxopts::value<std::string>())
         ("cpu-reps", "timed repetitions of CPU variants", cxxopts::value<std::string>()->default_value(std::to_string(spec.default_cpu_reps)))
-        ("demo", "lecture mode: a " + spec.demo_size + " scene (colour where the lab takes colour), pictures saved to demo-output/lab" +
+        ("demo", "lecture mode: a " + std::string(kDemoSize) + " scene (colour where the lab takes colour), pictures saved to demo-output/lab" +
                      std::to_string(spec.number));
     parser.add_options("Output")
         ("out", "save input, reference, each result and its difference as PNG in this folder", cxxopts::value<std::string>());
@@ -181,7 +181,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
 
     options.demo = args.count("demo") > 0;
     options.image = options.demo && !args.count("image") ? "scene" : text("image");
-    const std::string size = options.demo && !args.count("size") ? spec.demo_size : text("size");
+    const std::string size = options.demo && !args.count("size") ? std::string(kDemoSize) : text("size");
     parse_size(size, "--size", &options.width, &options.height);
     if (args.count("channels")) options.channels = parse_count(text("channels"), "--channels", 1, 3);
     if (options.channels == 2) throw InputError("--channels 2 is not allowed; accepted: 1 or 3");
@@ -218,11 +218,7 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     options.cpu_reps = options.demo && !args.count("cpu-reps") ? 1 : parse_count(text("cpu-reps"), "--cpu-reps", 1, 100000);
     // ... and each GPU variant timed 5 times after one warm-up: lab 7's end-to-end runs, from
     // pageable and from pinned memory, made its demo take 56 s on an H100 with the usual 15 and 2.
-    if (options.demo && !args.count("reps") && !args.count("warmup")) {
-        options.reps = kDemoReps;
-        options.warmup = 1;
-        options.demo_gpu_reps = true;
-    }
+    options.demo_gpu_reps = options.demo && apply_demo_timing(args, options);
     options.fresh_input = args.count("fresh-input-each-rep") > 0;
     if (options.fresh_input && options.image != "random")
         throw InputError("--fresh-input-each-rep needs --image random (each repetition's input is generated from the seed)");

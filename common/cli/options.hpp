@@ -15,6 +15,10 @@ namespace convlab {
 
 struct LabSpec;
 
+// --demo's image, at a lecture's pace (issue 43: 10 s a lab on an H100; on a 4096x4096 scene labs
+// 4, 6, 7, 8 and 12 took 17 to 56 s there) and still more pixels than a projector shows.
+constexpr const char* kDemoSize = "2048x2048";
+
 // An image lab's command line: the shared options (run_options.hpp) and its input's.
 struct Options : RunOptions {
     std::string image = "synthetic";  // "synthetic", "random" or a file

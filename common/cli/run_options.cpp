@@ -34,6 +34,13 @@ void add_run_options(cxxopts::Options& parser, const RunOptionsText& text) {
     // clang-format on
 }
 
+bool apply_demo_timing(const cxxopts::ParseResult& args, RunOptions& options) {
+    if (args.count("reps") || args.count("warmup")) return false;
+    options.reps = kDemoReps;
+    options.warmup = 1;
+    return true;
+}
+
 void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& text, RunOptions& options) {
     auto value = [&](const char* name) { return args[name].as<std::string>(); };
     const long long seed = parse_whole(value("seed"), "--seed");

@@ -72,6 +72,10 @@ void add_run_options(cxxopts::Options& parser, const RunOptionsText& text);
 // Reads them back, checking every value: throws InputError with one line for a bad one.
 void read_run_options(const cxxopts::ParseResult& args, const RunOptionsText& text, RunOptions& options);
 
+// --demo's timing, at a lecture's pace: each GPU variant kDemoReps times after one warm-up, unless
+// --reps or --warmup is given. Whether it set them (the run's notes say so).
+bool apply_demo_timing(const cxxopts::ParseResult& args, RunOptions& options);
+
 // The help's closing lines: the exit statuses of every lab program (exit_status.hpp).
 std::string exit_status_help();
 

@@ -105,9 +105,6 @@ struct LabSpec {
     int default_height = 1999;
     int default_channels = 3;
     int default_cpu_reps = 3;    // a long sweep may time the CPU reference once
-    // --demo's image, at a lecture's pace (issue 43: 10 s a lab on an H100; on a 4096x4096 scene
-    // labs 4, 6, 7, 8 and 12 took 17 to 56 s there) and still more pixels than a projector shows.
-    std::string demo_size = "2048x2048";
     // Lab 6: a separable mask's reference is summed from its factors in two passes (K up to 63),
     // and every GPU launch gets ConvArgs::d_scratch, a float per value, for a pass's intermediate.
     bool two_pass_reference = false;

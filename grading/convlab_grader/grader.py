@@ -97,21 +97,11 @@ class Session:
         GPUs open, before any variant runs (its rows' device_mib_at_start), the most over the
         session's GPUs: what a submission's graded runs are held to (hidden_cases.held_at_start).
         Fails closed: without it no hidden case could be judged so."""
-        out = os.path.join(self.private("reference-start"), re.sub(r"[^A-Za-z0-9_-]+", "-", gpu.describe()))
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)  # --raw-out takes an existing folder
-        try:
-            done = subprocess.run([self.reference, "--check-only", *args, "--raw-out", out, "--format", "json"], capture_output=True,
-                                  text=True, timeout=600, env=env)
-        except subprocess.TimeoutExpired:
-            done = None
-        finally:
-            shutil.rmtree(out, ignore_errors=True)
+        done, _ = self.reference_graded_run(gpu, env, args)
         mib = performance.largest_figure(reports.parse(done.stdout) if done and done.returncode == 0 else None, "device_mib_at_start")
         if mib is None:
             raise RuntimeError(f"the reference solution of lab {self.lab} did not say what its GPUs had in use on {gpu.describe()} "
-                               f"({(done.stderr.strip().splitlines() or [''])[-1][:300] if done else 'it ran past 600 s'}): "
-                               "nothing is graded without it")
+                               f"({last_line(done)}): nothing is graded without it")
         self.reference_start_mib = max(self.reference_start_mib or 0.0, mib)
 
     def reference_passes_held_outside(self, gpu, env, args):
@@ -120,29 +110,35 @@ class Session:
         process (memory_hold.py), passes every graded result and, the hold's memory taken off, has
         no more in use at start than without the hold (hidden_cases.held_at_start): a hold that
         does not fit this GPU would otherwise fail every submission. RuntimeError: nothing is graded."""
-        out = os.path.join(self.private("reference-held"), re.sub(r"[^A-Za-z0-9_-]+", "-", gpu.describe()))
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)
         names = sorted({v["name"] for v in self.spec["variants"]})
-        try:
-            with memory_hold.OutsideHold(self, args, env=env) as hold:
-                if hold.problem:
-                    raise RuntimeError(f"lab {self.lab} on {gpu.describe()}: {hold.problem}: nothing is graded without it")
-                try:
-                    done = subprocess.run([self.reference, "--check-only", *args, "--variant", ",".join(names), "--raw-out", out,
-                                           "--format", "json"], capture_output=True, text=True, timeout=600, env=env)
-                except subprocess.TimeoutExpired:
-                    done = None
-            verdicts = self._compare(out, args) if done and done.returncode == 0 else {}
-        finally:
-            shutil.rmtree(out, ignore_errors=True)
+        with memory_hold.OutsideHold(self, args, env=env) as hold:
+            if hold.problem:
+                raise RuntimeError(f"lab {self.lab} on {gpu.describe()}: {hold.problem}: nothing is graded without it")
+            done, verdicts = self.reference_graded_run(gpu, env, args, ["--variant", ",".join(names)], compare=True)
         wrong = [v["raw"] for v in self.spec["variants"] if verdicts.get(v["raw"], {}).get("status") != "pass"]
         problem = hold.lost or (f"{', '.join(wrong)} did not pass" if wrong else None) or \
             hidden_cases.held_at_start(self, reports.parse(done.stdout) or {}, hold.in_use_mib)
         if problem:
-            said = (done.stderr.strip().splitlines() or [""])[-1][:300] if done else "it ran past 600 s"
             raise RuntimeError(f"the reference solution of lab {self.lab} does not pass a hidden case on {gpu.describe()} with its "
-                               f"budget held from outside its process ({problem}; {said}): nothing is graded")
+                               f"budget held from outside its process ({problem}; {last_line(done)}): nothing is graded")
+
+    def reference_graded_run(self, gpu, env, args, extra=(), compare=False):
+        """The reference build's graded run of a case (args, and `extra` options of the run alone) on
+        `gpu` for the pre-flight (--raw-out into a folder of the grader's own, --format json): (the
+        finished process, or None past 600 s; with `compare`, the trusted check's verdicts of what
+        it wrote, else {})."""
+        out = os.path.join(self.private("reference-runs"), re.sub(r"[^A-Za-z0-9_-]+", "-", gpu.describe()))
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)  # --raw-out takes an existing folder
+        try:
+            try:
+                done = subprocess.run([self.reference, "--check-only", *args, *extra, "--raw-out", out, "--format", "json"],
+                                      capture_output=True, text=True, timeout=600, env=env)
+            except subprocess.TimeoutExpired:
+                done = None
+            return done, self._compare(out, args) if compare and done and done.returncode == 0 else {}
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
 
 
     # ---- one submission -------------------------------------------------------------------
@@ -245,6 +241,11 @@ class Session:
             verdicts[r["variant"]] = {"status": "pass" if r["status"] == "pass" else "wrong",
                                       "message": r["message"] + ("; " + "; ".join(first) if first else "")}
         return verdicts
+
+
+def last_line(done):
+    """A finished reference run's last line of stderr (the reason it gives), or that it ran past its limit."""
+    return (done.stderr.strip().splitlines() or [""])[-1][:300] if done else "it ran past 600 s"
 
 
 def reference_checks(reference, args, env):

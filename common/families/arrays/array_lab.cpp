@@ -90,10 +90,7 @@ ArrayOptions parse_array_options(int argc, char** argv, const ArrayLabSpec& spec
     }
     read_run_options(args, shared, o);
     o.demo = args.count("demo") > 0;
-    if (o.demo && !args.count("reps") && !args.count("warmup")) {
-        o.reps = kDemoReps;
-        o.warmup = 1;
-    }
+    if (o.demo) apply_demo_timing(args, o);
     if (o.demo && !o.graded()) o.out_dir = "demo-output/" + program;
     if (args.count("elements")) o.elements = parse_count(args["elements"].as<std::string>(), "--elements", 1, spec.max_elements);
     if (args.count("experiment")) o.experiments = split_list(args["experiment"].as<std::string>());

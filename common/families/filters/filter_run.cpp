@@ -269,20 +269,15 @@ class LabRun : public FamilyRun {
     // shows the mistake); lab 4's demo otherwise saved 138 pictures of 4096x4096 at about 0.9 s each.
     void keep_picture(const Case& c, const std::string& name, const std::vector<float>& values, const VariantResult* gpu = nullptr) {
         if (!out_.enabled()) return;
-        Picture p{picture_name(name, c.mask), values, references_.size()};
-        if (options_.demo && gpu && gpu->status != "pass" && gpu->status != "fail") return;  // skipped, not written: no picture
-        if (options_.demo && gpu && gpu->status == "pass") {
-            note_once("--demo: pictures of the fastest GPU variant that passed, for each mask, and of every one whose result was wrong");
-            p.passed_ms = gpu->time ? gpu->time->median_ms : std::numeric_limits<double>::infinity();
-            const auto fastest = std::find_if(pictures_.begin(), pictures_.end(),
-                                              [&](const Picture& q) { return q.reference == p.reference && q.passed_ms; });
-            if (fastest != pictures_.end()) {
-                if (*fastest->passed_ms <= *p.passed_ms) return;
-                *fastest = std::move(p);
-                return;
-            }
-        }
-        pictures_.push_back(std::move(p));
+        const size_t reference = references_.size();
+        if (!options_.demo || !gpu || gpu->status == "fail") return pictures_.push_back({picture_name(name, c.mask), values, reference});
+        if (gpu->status != "pass") return;  // skipped, not written: no picture
+        note_once("--demo: pictures of the fastest GPU variant that passed, for each mask, and of every one whose result was wrong");
+        const double ms = gpu->time ? gpu->time->median_ms : std::numeric_limits<double>::infinity();
+        const auto fastest = std::find_if(pictures_.begin(), pictures_.end(),
+                                          [&](const Picture& q) { return q.reference == reference && q.passed_ms; });
+        if (fastest == pictures_.end()) return pictures_.push_back({picture_name(name, c.mask), values, reference, ms});
+        if (ms < *fastest->passed_ms) *fastest = {picture_name(name, c.mask), values, reference, ms};  // a copy only when kept
     }
 
     void note_once(const std::string& note) {
