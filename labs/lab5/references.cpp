@@ -2,6 +2,7 @@
 #include "labs/lab5/references.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -9,19 +10,38 @@
 
 namespace {
 
+// Element i of got, read from its bytes (memcpy: the bytes may be a raw result's, of any alignment).
 template <class T>
-std::string describe_mismatches(const std::vector<T>& got, const std::vector<T>& expected, double rtol, bool skip_nan) {
-    if (got.size() != expected.size()) return "output has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
-    size_t wrong = 0;
-    std::ostringstream first;
-    for (size_t i = 0; i < got.size(); ++i) {
-        const double e = double(expected[i]), g = double(got[i]);
-        if (skip_nan && std::isnan(e)) continue;
-        if (!std::isnan(g) && std::fabs(g - e) <= rtol * std::fabs(e)) continue;
-        if (wrong++ < 3) first << (wrong > 1 ? ", " : "") << "[" << i << "]: " << g << " (expected " << e << ")";
-    }
+T element(const char* got, size_t i) {
+    T value;
+    std::memcpy(&value, got + i * sizeof(T), sizeof(T));
+    return value;
+}
+
+template <class T>
+bool matches(T got, T expected, double rtol, bool skip_nan) {
+    const double e = double(expected), g = double(got);
+    if (skip_nan && std::isnan(e)) return true;
+    return !std::isnan(g) && std::fabs(g - e) <= rtol * std::fabs(e);
+}
+
+// got: count elements of T as bytes. The count runs on every core (a lab 5 array is 100 million
+// elements, checked twice a variant); the first few wrong ones are looked for only when there are some.
+template <class T>
+std::string describe_mismatches(const char* got, size_t count, const std::vector<T>& expected, double rtol, bool skip_nan) {
+    if (count != expected.size()) return "output has " + std::to_string(count) + " elements, expected " + std::to_string(expected.size());
+    long long wrong = 0;
+#pragma omp parallel for schedule(static) reduction(+ : wrong)
+    for (long long i = 0; i < (long long)count; ++i) wrong += !matches(element<T>(got, size_t(i)), expected[size_t(i)], rtol, skip_nan);
     if (!wrong) return "";
-    return std::to_string(wrong) + " of " + std::to_string(got.size()) + " elements wrong; first " + first.str();
+    std::ostringstream first;
+    int shown = 0;
+    for (size_t i = 0; i < count && shown < 3; ++i) {
+        const T g = element<T>(got, i);
+        if (matches(g, expected[i], rtol, skip_nan)) continue;
+        first << (shown++ ? ", " : "") << "[" << i << "]: " << double(g) << " (expected " << double(expected[i]) << ")";
+    }
+    return std::to_string(wrong) + " of " + std::to_string(count) + " elements wrong; first " + first.str();
 }
 
 }  // namespace
@@ -102,10 +122,18 @@ std::vector<float> shared_stride_reference(const std::vector<float>& s_in, int b
     return tabulate<float>(size_t(blocks) * kSharedThreads, [&](size_t t) { return lane_sum[t % 32]; });
 }
 
+std::string compare_outputs(const char* got, size_t count, const std::vector<float>& expected, double rtol) {
+    return describe_mismatches(got, count, expected, rtol, true);
+}
+
+std::string compare_outputs(const char* got, size_t count, const std::vector<int>& expected) {
+    return describe_mismatches(got, count, expected, 0.0, false);
+}
+
 std::string compare_outputs(const std::vector<float>& got, const std::vector<float>& expected, double rtol) {
-    return describe_mismatches(got, expected, rtol, true);
+    return compare_outputs(reinterpret_cast<const char*>(got.data()), got.size(), expected, rtol);
 }
 
 std::string compare_outputs(const std::vector<int>& got, const std::vector<int>& expected) {
-    return describe_mismatches(got, expected, 0.0, false);
+    return compare_outputs(reinterpret_cast<const char*>(got.data()), got.size(), expected);
 }

@@ -84,3 +84,6 @@ std::vector<float> shared_stride_reference(const std::vector<float>& s_in, int b
 // line with the count of wrong elements and the first few as index: got (expected).
 std::string compare_outputs(const std::vector<float>& got, const std::vector<float>& expected, double rtol);
 std::string compare_outputs(const std::vector<int>& got, const std::vector<int>& expected);
+// The same for count elements held as bytes (a fetched output or a raw result), without copying them.
+std::string compare_outputs(const char* got, size_t count, const std::vector<float>& expected, double rtol);
+std::string compare_outputs(const char* got, size_t count, const std::vector<int>& expected);

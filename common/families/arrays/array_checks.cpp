@@ -23,7 +23,7 @@ VariantResult array_row(const std::string& name, const char* kind) {
 std::string run_once_and_check(GpuSession& session, const ArrayExperiment& e, const ArrayVariant& v, const RunOptions& options) {
     session.run([&] { poison_output(v); });
     const int launches = session.run_counting_launches(v.launch);
-    const std::vector<char> bytes = fetch_output(v);
+    const std::vector<char>& bytes = fetch_output(v);
     // Right or not, an output computed on the CPU (or only copied) is not the lesson: it fails,
     // and no raw result is written for the grader's checker to pass.
     if (launches == 0) {

@@ -57,7 +57,8 @@ struct ArrayExperiment {
 std::string qualified_name(const ArrayExperiment& e, const ArrayVariant& v);
 
 void poison_output(const ArrayVariant& v);              // enqueued on the default stream
-std::vector<char> fetch_output(const ArrayVariant& v);  // the output's bytes, as the launch left them
+// The output's bytes, as the launch left them, in a buffer the next fetch reuses.
+const std::vector<char>& fetch_output(const ArrayVariant& v);
 // fetch and verify apart, so that the grader's trusted run can check bytes another process wrote.
 inline std::string check_variant(const ArrayVariant& v) { return v.verify(fetch_output(v)); }
 
