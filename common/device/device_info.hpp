@@ -35,6 +35,14 @@ struct DeviceInfo {
     double fp32_peak_gflops() const { return 2.0 * fp32_lanes_per_sm * multiprocessors * sm_clock_mhz * 1e-3; }
 };
 
+// The buffer a GpuSession reads to evict the L2 before a timed run (twice the L2, 8 MiB at
+// least), on its device alone: lab 9's hold from outside a run leaves room for it
+// (device_memory_cap.hpp).
+inline size_t l2_flush_bytes(size_t l2_bytes) {
+    const size_t least = size_t(8) << 20;
+    return (2 * l2_bytes > least ? 2 * l2_bytes : least) & ~size_t(15);
+}
+
 // FP32 lanes per multiprocessor by compute capability (CUDA programming guide's throughput table).
 int fp32_lanes_per_sm(int cc_major, int cc_minor);
 

@@ -145,7 +145,7 @@ GpuSession::GpuSession() : impl_(new Impl) {
     CUDA_CHECK(cudaSetDevice(0));
     impl_->info = query_device(0);
     impl_->copy_gbs = impl_->measure_copy_bandwidth();
-    impl_->flush = DeviceBuffer<uint8_t>(std::max<size_t>(2 * impl_->info.l2_bytes, size_t(8) << 20) & ~size_t(15));
+    impl_->flush = DeviceBuffer<uint8_t>(l2_flush_bytes(impl_->info.l2_bytes));
     impl_->flush_sink = DeviceBuffer<unsigned>(1);
     CUDA_CHECK(cudaMemset(impl_->flush.get(), 0x5A, impl_->flush.bytes()));
 }

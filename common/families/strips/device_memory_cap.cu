@@ -8,19 +8,23 @@
 #include "common/families/strips/each_gpu.cuh"
 #include "common/core/errors.hpp"
 #include "common/core/number_format.hpp"
+#include "common/device/device_info.hpp"
 
 namespace convlab {
 
-DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget, size_t slack) {
+DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget, size_t slack)
+    : DeviceMemoryCap(budget, std::vector<size_t>(size_t(gpus), slack)) {}
+
+DeviceMemoryCap::DeviceMemoryCap(size_t budget, const std::vector<size_t>& slack) {
     try {
-        for_each_gpu(gpus, [&](int d) {
+        for_each_gpu(int(slack.size()), [&](int d) {
             size_t free = 0, total = 0;
             CUDA_CHECK(cudaMemGetInfo(&free, &total));
-            if (free < budget + slack)
+            if (free < budget + slack[d])
                 throw InputError("--gpu-memory " + format_bytes(double(budget)) + ": GPU " + std::to_string(d) + " has only " +
                                  format_bytes(double(free)) + " free; accepted: less than that");
             Hold hold;
-            hold.bytes = free - budget - slack;
+            hold.bytes = free - budget - slack[d];
             if (hold.bytes > 0) CUDA_CHECK(cudaMalloc(&hold.ballast, hold.bytes));
             held_.push_back(hold);  // before anything else can throw: release() frees it
             CUDA_CHECK(cudaMemGetInfo(&held_.back().free_placed, &total));
@@ -58,6 +62,12 @@ void DeviceMemoryCap::release() noexcept {
     }
     held_.clear();
     cudaSetDevice(current);
+}
+
+size_t session_flush_bytes() {
+    int l2_bytes = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
+    return l2_flush_bytes(size_t(l2_bytes));
 }
 
 std::vector<DeviceMemory> device_memory(int gpus) {

@@ -21,6 +21,8 @@ class DeviceMemoryCap {
     // InputError when a device has less free than budget + slack. The grader's timer leaves more
     // slack than the program's own cap takes, so that the program's cap still fits inside its hold.
     DeviceMemoryCap(int gpus, size_t budget, size_t slack = kDeviceMemorySlack);
+    // The same with a slack of its own for each device: slack.size() devices.
+    DeviceMemoryCap(size_t budget, const std::vector<size_t>& slack);
     ~DeviceMemoryCap();
     DeviceMemoryCap(const DeviceMemoryCap&) = delete;
     DeviceMemoryCap& operator=(const DeviceMemoryCap&) = delete;
@@ -44,6 +46,22 @@ class DeviceMemoryCap {
     void release() noexcept;  // frees what is held, on its devices
     std::vector<Hold> held_;  // one a device
 };
+
+// What a hold from outside a graded run (--hold-outside) leaves free on each of `gpus` devices
+// beyond the budget: `allowed` is what the reference's own graded run had in use on those devices
+// together when they opened, of which `first_gpu_only` bytes are on the first device alone (the
+// session's L2 flush buffer); the rest, a context and the mask on each, is shared out evenly. Each
+// device also keeps `slack`. (An even share of all of it would leave the first device short by
+// most of its flush buffer on a host of three GPUs or more, and the run's own cap would not fit.)
+inline std::vector<size_t> outside_hold_slack(size_t allowed, int gpus, size_t first_gpu_only, size_t slack) {
+    const size_t first = first_gpu_only < allowed ? first_gpu_only : allowed;
+    std::vector<size_t> each(size_t(gpus > 0 ? gpus : 0), (allowed - first) / size_t(gpus > 0 ? gpus : 1) + slack);
+    if (!each.empty()) each[0] += first;
+    return each;
+}
+
+// The L2 flush buffer a GpuSession holds on device 0 (l2_flush_bytes of device 0's L2).
+size_t session_flush_bytes();
 
 // Each of the first `gpus` devices' memory as cudaMemGetInfo gives it: the one reader of it here.
 struct DeviceMemory {

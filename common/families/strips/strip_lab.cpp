@@ -136,7 +136,8 @@ class StripRun : public FamilyRun {
         }
         gpus_ = parse_gpus(options_.lab_values.at("gpus"), visible_gpus());
         budget_ = parse_memory_size(options_.lab_values.at("gpu-memory"), device_memory(1)[0].total, "--gpu-memory", "the GPU's memory");
-        const DeviceMemoryCap hold(gpus_, budget_, allowed / size_t(gpus_) + kTimerHoldSlack);  // MIB is over the run's GPUs together
+        // MIB is over the run's GPUs together; its session's flush buffer is on the first alone.
+        const DeviceMemoryCap hold(budget_, outside_hold_slack(allowed, gpus_, session_flush_bytes(), kTimerHoldSlack));
         std::cout << "held: " << format_fixed(double(device_bytes_in_use(gpus_)) / double(1 << 20), 1) << " MiB in use" << std::endl;
         for (std::string line; std::getline(std::cin, line);) {
         }
