@@ -11,6 +11,7 @@ import tempfile
 from dataclasses import dataclass
 
 from testkit import ROOT, Skip, lab, lab_json, run
+from convlab_grader import reports  # testkit puts grading/ on the path
 
 BORDERS = ["zero", "clamp", "wrap", "mirror"]
 
@@ -41,18 +42,35 @@ class ClLab:
 
 def solution_passes_everywhere(cl):
     """Every shape, border and channel count (1 and 3), each variant checked against the CPU
-    reference with the kit's tolerance, the output poisoned first: all pass, on an OpenCL device."""
+    reference with the kit's tolerance, the output poisoned first: all pass, on an OpenCL device.
+    A shape's eight runs go through one process (--case-list, as the grader runs hidden cases):
+    on NVIDIA's driver a process of its own cost each about 2.6 s, most of it the OpenCL start
+    (187 s for lab 11's 72 on an H200), where PoCL takes 0.2 s."""
     failures, n = [], 0
     for shape in cl.shapes:
-        for border in BORDERS:
-            for channels in (1, 3):
-                masks = cl.masks[n % len(cl.masks)]
-                n += 1
-                args = ["--size", shape, "--channels", str(channels), "--border", border, "--mask", masks, "--check-only"]
-                doc = lab_json(f"{cl.name}-solution", *args)
+        with tempfile.TemporaryDirectory() as tmp:
+            listed = []
+            for border in BORDERS:
+                for channels in (1, 3):
+                    masks = cl.masks[n % len(cl.masks)]
+                    n += 1
+                    args = ["--size", shape, "--channels", str(channels), "--border", border, "--mask", masks, "--check-only",
+                            "--format", "json"]
+                    listed.append({"args": args, "log": os.path.join(tmp, f"case{len(listed)}")})
+            with open(os.path.join(tmp, "cases.json"), "w") as f:
+                json.dump({"cases": listed}, f)
+            status, _, err = lab(f"{cl.name}-solution", "--case-list", os.path.join(tmp, "cases.json"))
+            assert status == 0, f"--case-list of {shape}: exit {status}\n{err[-2000:]}"
+            for case in listed:
+                args, log = case["args"], case["log"]
+                with open(log + ".status") as f:
+                    case_status = f.read().strip()
+                assert case_status == "0", f"{' '.join(args)}: exit status {case_status}"
+                with open(log + ".json") as f:
+                    doc = reports.load(f.read(), f"{cl.name}-solution")
                 assert doc["device"] and doc["device"]["api"] == "OpenCL", doc["device"]
                 rows = [r for r in doc["results"] if r["kind"] == "gpu"]
-                count = len(masks.split(","))
+                count = len(args[args.index("--mask") + 1].split(","))
                 assert sorted({r["variant"] for r in rows}) == sorted(cl.variants) and len(rows) == count * len(cl.variants), rows
                 failures += [f"{' '.join(args)}: {r['variant']} {r['status']}: {r['message']}" for r in rows if r["status"] != "pass"]
     assert not failures, "\n".join(failures[:10])
