@@ -77,7 +77,7 @@ namespace {
 constexpr int kSharedRepeats = 16;
 
 // "" when the bytes hold exactly the expected values (within rtol for floats); a result of the
-// wrong length is wrong. The bytes are compared where they are, not copied (100 MiB a check).
+// wrong length is wrong. The bytes are compared where they are, not copied (hundreds of MiB a check).
 template <class T>
 std::string verify_bytes(const std::vector<char>& bytes, const std::vector<T>& expected, double rtol) {
     if (bytes.size() != expected.size() * sizeof(T))

@@ -25,8 +25,9 @@ bool matches(T got, T expected, double rtol, bool skip_nan) {
     return !std::isnan(g) && std::fabs(g - e) <= rtol * std::fabs(e);
 }
 
-// got: count elements of T as bytes. The count runs on every core (a lab 5 array is 100 million
-// elements, checked twice a variant); the first few wrong ones are looked for only when there are some.
+// got: count elements of T as bytes. The count runs on every core (a lab 5 array is up to a few
+// hundred million elements, checked twice a variant); the first few wrong ones are looked for only
+// when there are some.
 template <class T>
 std::string describe_mismatches(const char* got, size_t count, const std::vector<T>& expected, double rtol, bool skip_nan) {
     if (count != expected.size()) return "output has " + std::to_string(count) + " elements, expected " + std::to_string(expected.size());

@@ -35,3 +35,7 @@ TEST(OutsideHold, FlushBufferIsTwiceTheL2AndAtLeast8MiB) {
     EXPECT_EQ(l2_flush_bytes(1 * MiB), 8 * MiB);
     EXPECT_EQ(l2_flush_bytes(size_t(40 * MiB) + 3) % 16, 0u);
 }
+
+TEST(OutsideHold, NoGpuIsRefusedNotAnEmptyHold) {
+    EXPECT_THROW(outside_hold_slack(600 * MiB, 0, 100 * MiB, 128 * MiB), std::invalid_argument);
+}

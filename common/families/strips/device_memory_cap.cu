@@ -13,7 +13,7 @@
 namespace convlab {
 
 DeviceMemoryCap::DeviceMemoryCap(int gpus, size_t budget, size_t slack)
-    : DeviceMemoryCap(budget, std::vector<size_t>(size_t(gpus), slack)) {}
+    : DeviceMemoryCap(budget, std::vector<size_t>(size_t(std::max(gpus, 0)), slack)) {}
 
 DeviceMemoryCap::DeviceMemoryCap(size_t budget, const std::vector<size_t>& slack) {
     try {

@@ -7,6 +7,7 @@
 // the device wants it to itself (the GPU suite and the grader run lab 9 one run at a time).
 #pragma once
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,10 @@ class DeviceMemoryCap {
 // device also keeps `slack`. (An even share of all of it would leave the first device short by
 // most of its flush buffer on a host of three GPUs or more, and the run's own cap would not fit.)
 inline std::vector<size_t> outside_hold_slack(size_t allowed, int gpus, size_t first_gpu_only, size_t slack) {
+    if (gpus < 1) throw std::invalid_argument("outside_hold_slack: a hold over no GPU would hold nothing");
     const size_t first = first_gpu_only < allowed ? first_gpu_only : allowed;
-    std::vector<size_t> each(size_t(gpus > 0 ? gpus : 0), (allowed - first) / size_t(gpus > 0 ? gpus : 1) + slack);
-    if (!each.empty()) each[0] += first;
+    std::vector<size_t> each(size_t(gpus), (allowed - first) / size_t(gpus) + slack);
+    each[0] += first;
     return each;
 }
 
