@@ -549,6 +549,20 @@ def lab9_runs_have_the_gpu_to_themselves():
         scratch_root.cleanup()
 
 
+class StandInSanitizerSession:
+    """What sanitizer_runs.run_sanitizer asks of a grading session, for tests that stand in for its
+    runs: the spec, one default GPU, a fresh scratch folder a run under `root`, and `check` (the
+    trusted verdicts of a run's results: none unless given)."""
+    isolation = None
+    gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
+
+    def __init__(self, spec, root, check=lambda *_args: {}):
+        self.spec, self.root, self.check = spec, root, check
+
+    def scratch(self, sub, name):
+        return tempfile.mkdtemp(dir=self.root)
+
+
 def a_tool_found_dirty_makes_no_more_runs():
     """A sanitizer tool is clean only when all its runs are: once one run of it hangs (or finds
     something), its runs not yet started are not made, the tools are taken in turn so each meets a
@@ -558,16 +572,6 @@ def a_tool_found_dirty_makes_no_more_runs():
     made, lock = [], threading.Lock()
 
     scratch_root = tempfile.TemporaryDirectory()  # every stand-in run's folder, removed at the end
-
-    class Session:
-        isolation = None
-        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
-
-        def scratch(self, sub, name):
-            return tempfile.mkdtemp(dir=scratch_root.name)
-
-        def check(self, *_args):
-            return {}
 
     class Sub:
         identity, binary = None, "lab-stand-in"
@@ -587,8 +591,7 @@ def a_tool_found_dirty_makes_no_more_runs():
     try:
         sandbox.run = stand_in
         for lab, most_memchecks in ((9, 1), (3, 3)):  # one at a time; eight at once (m r s m r s m r, then the rest)
-            session, sub = Session(), Sub()
-            session.spec = specs.load(lab)
+            session, sub = StandInSanitizerSession(specs.load(lab), scratch_root.name), Sub()
             sub.sanitizer_runs = cases.sanitizer_runs(session.spec, 1)
             sub.result = {"sanitizer": {}}
             made.clear()
@@ -612,18 +615,8 @@ def a_twin_run_has_the_tools_time():
     twin_limits = []
     scratch_root = tempfile.TemporaryDirectory()
 
-    class Session:
-        isolation = None
-        gpus = gpu_pool.GpuPool([gpu_pool.Gpu(None, "the machine's default GPU")])
-
-        def __init__(self):
-            self.spec = spec
-
-        def scratch(self, sub, name):
-            return tempfile.mkdtemp(dir=scratch_root.name)
-
-        def check(self, sub, out, name, args):  # every result right under the tool, none without it
-            return {} if name.endswith("-without") else {v["raw"]: {"status": "pass", "message": ""} for v in spec["variants"]}
+    def check(sub, out, name, args):  # every result right under the tool, none without it
+        return {} if name.endswith("-without") else {v["raw"]: {"status": "pass", "message": ""} for v in spec["variants"]}
 
     class Sub:
         identity, binary, result = None, "lab-stand-in", {"sanitizer": {}}
@@ -639,7 +632,7 @@ def a_twin_run_has_the_tools_time():
         sandbox.run = stand_in
         sub = Sub()
         sub.sanitizer_runs = cases.sanitizer_runs(spec, 1)
-        sanitizer_runs.run_sanitizer(Session(), sub)
+        sanitizer_runs.run_sanitizer(StandInSanitizerSession(spec, scratch_root.name, check), sub)
     finally:
         sandbox.run = saved
         scratch_root.cleanup()

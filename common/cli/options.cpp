@@ -213,8 +213,8 @@ Options parse_options(int argc, char** argv, const LabSpec& spec) {
     } else {
         options.threads = default_thread_counts(omp_get_num_procs());
     }
-    // --demo keeps a lecture's pace: a CPU variant timed once (lab 0's sequential run at 4096x4096
-    // in colour takes seconds), unless --cpu-reps says otherwise.
+    // --demo keeps a lecture's pace: a CPU variant timed once (lab 0's sequential run on the colour
+    // scene takes seconds), unless --cpu-reps says otherwise.
     options.cpu_reps = options.demo && !args.count("cpu-reps") ? 1 : parse_count(text("cpu-reps"), "--cpu-reps", 1, 100000);
     // ... and each GPU variant timed 5 times after one warm-up: lab 7's end-to-end runs, from
     // pageable and from pinned memory, made its demo take 56 s on an H100 with the usual 15 and 2.

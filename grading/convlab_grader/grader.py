@@ -140,7 +140,6 @@ class Session:
         finally:
             shutil.rmtree(out, ignore_errors=True)
 
-
     # ---- one submission -------------------------------------------------------------------
     def prepare(self, index, name, path):
         """Unpacks and builds (safe to run in parallel). The index-th submission of the session
