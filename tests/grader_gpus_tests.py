@@ -15,7 +15,7 @@ import grader_tests
 from testkit import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import cli, gpu_pool, sandbox  # noqa: E402
+from convlab_grader import gpu_pool, local_batch, sandbox  # noqa: E402
 
 # A stand-in nvidia-smi: two GPUs of two models (one architecture: the build is the kit's own),
 # for the grader's question alone; any other question goes to the real one, if there is one.
@@ -126,7 +126,7 @@ def submissions_go_side_by_side():
 
     for cpu_only, prefix, expected in ((False, ["unshare"], 2), (True, ["unshare"], 1), (False, None, 1)):
         session = Session(cpu_only, prefix)
-        results = cli.grade_all(session, [Sub("first"), Sub("second"), Sub("third")], lambda _text: None)
+        results = local_batch.grade_all(session, [Sub("first"), Sub("second"), Sub("third")], lambda _text: None)
         assert session.most == expected, (cpu_only, prefix, session.most)
         assert [r["student"] for r in results] == ["first", "second", "third"], results
 

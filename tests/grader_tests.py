@@ -22,7 +22,7 @@ from testkit import ROOT, Skip, make
 from testkit import lab as lab_program
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import cases, gpu_pool, known_bad, manifest, performance, report, reports, sandbox, scoring, submission  # noqa: E402
+from convlab_grader import batch_state, cases, gpu_pool, known_bad, manifest, performance, report, reports, sandbox, scoring, submission  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
 GRADE = os.path.join(ROOT, "grading", "grade")
@@ -286,15 +286,15 @@ def spec_mistakes_are_refused():
 def why_nothing_passed_is_one_line():
     """A submission that passed no hidden case gets one line in the batch's log saying why (its
     build, or the first failure of its first variant with one); one that passed a case, none."""
-    from convlab_grader import cli
+    from convlab_grader import local_batch
     failing = {"build": {"ok": True}, "variants": {"tiled": {"passed": 0, "total": 20, "first_failure": "case 0 (17x13): fail: 3 of 663 wrong"}}}
-    assert cli.why_nothing_passed(failing) == "no case passed; tiled's first failure: case 0 (17x13): fail: 3 of 663 wrong"
+    assert local_batch.why_nothing_passed(failing) == "no case passed; tiled's first failure: case 0 (17x13): fail: 3 of 663 wrong"
     unbuilt = {"build": {"ok": False}, "variants": {"tiled": {"passed": 0, "first_failure": "not built"}},
                "deductions": ["the submission does not build: no points"]}
-    assert cli.why_nothing_passed(unbuilt) == "no case passed: the submission does not build: no points"
+    assert local_batch.why_nothing_passed(unbuilt) == "no case passed: the submission does not build: no points"
     some = {"build": {"ok": True}, "variants": {"a": {"passed": 0, "first_failure": "x"}, "b": {"passed": 1, "first_failure": None}}}
-    assert cli.why_nothing_passed(some) is None
-    assert len(cli.why_nothing_passed({"variants": {"a": {"passed": 0, "first_failure": "y" * 1000}}})) == 300
+    assert local_batch.why_nothing_passed(some) is None
+    assert len(local_batch.why_nothing_passed({"variants": {"a": {"passed": 0, "first_failure": "y" * 1000}}})) == 300
 
 
 class StandInSession:
@@ -1312,12 +1312,22 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
             batch = os.path.join(tmp, f"group-{number}")  # the submissions alone: whatever else lies here is graded as one
             make_batch(lab, entries, batch, with_reference and not dropped)
             if os.path.isdir(batch):
-                results.update(grade_folder(lab, batch, os.path.join(tmp, f"group-{number}-grading"), [*extra_args, *dropped]))
+                results.update(grade_folder(lab, batch, os.path.join(tmp, f"group-{number}-grading"), [*extra_args, *dropped],
+                                            lambda name, result: say_verdict(bad, name, result)))
         without = {flag: sum(len(entries) for dropped, entries in groups.items() if flag in dropped)
                    for flag in ("--no-sanitizer", "--no-performance")}
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({without['--no-sanitizer']} without "
               f"the sanitizer, {without['--no-performance']} without the timed cases, whose verdicts do not read them)", flush=True)
     return judge_batch(lab, results, bad, with_reference)
+
+
+def say_verdict(bad, name, result):
+    """A known-bad entry's verdict the moment it is graded (judge_batch gives the batch's at its end)."""
+    for entry in bad:
+        if entry["name"] == name:
+            wrong = known_bad.verdict_problems(entry, result)
+            print(f"        {name}: " + ("concluded as described" if not wrong else "NOT as described: " + "; ".join(wrong)[:400]),
+                  flush=True)
 
 
 def reads_performance(entry):
@@ -1359,20 +1369,28 @@ def judge_batch(lab, results, bad, with_reference):
     return results
 
 
-def grade_folder(lab, batch, scratch, extra_args):
-    """One grade command over a folder of submissions, as an instructor runs it; its results by
-    student. No process of a graded submission may be left running after it."""
+def grade_folder(lab, batch, scratch, extra_args, as_graded=None):
+    """One grade command over a folder of submissions, as an instructor runs it, keeping its
+    session in a state folder (grade --state); its results by student. as_graded(name, result), where
+    given, is called as each submission's result is kept, so that a batch cut short (a GPU lent
+    for minutes) still says what it graded. No process of a graded submission may be left running
+    after it."""
     os.makedirs(scratch, exist_ok=True)
-    out = os.path.join(scratch, "results.json")
+    out, state = os.path.join(scratch, "results.json"), os.path.join(scratch, "state")
     jobs = str(max(2, min(8, (os.cpu_count() or 2) // 2)))
     with open(os.path.join(scratch, "stdout.txt"), "w+") as stdout:
-        grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, "--json", out, "--gradebook", os.path.join(scratch, "book.csv"),
-                                    "--jobs", jobs, *extra_args], stdout=stdout, stderr=subprocess.PIPE, text=True)
+        grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, "--state", state, "--json", out, "--gradebook",
+                                    os.path.join(scratch, "book.csv"), "--jobs", jobs, *extra_args],
+                                   stdout=stdout, stderr=subprocess.PIPE, text=True)
         log = []
         for line in grading.stderr:  # each submission's score and grading time as it comes
             log.append(line)
             if line.startswith(("grade:   ", "grade: note:")):  # notes: peer timing off, say
                 print("    " + line[len("grade: "):].rstrip(), flush=True)
+            scored = re.match(r"grade:   (\S+): \S+ / \S+ \(graded in", line)
+            if scored and as_graded and batch_state.has_result(state, scored.group(1)):  # kept before its line is logged
+                with open(batch_state.result_path(state, scored.group(1))) as f:
+                    as_graded(scored.group(1), json.load(f))
         status = grading.wait()
         stdout.seek(0)
         assert status == 0, (stdout.read() + "".join(log))[-3000:]

@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import batch_resume_tests  # noqa: E402
 import cli_tests  # noqa: E402
 import dist_tests  # noqa: E402
 import gpu_suite  # noqa: E402
@@ -124,6 +125,7 @@ def main():
     grader_gpus_tests.register(results)
     slurm_tests.register(results)
     slurm_grading_tests.register(results)
+    batch_resume_tests.register(results)
     try:
         has_gpu = gpu_available()
     except AssertionError as why:

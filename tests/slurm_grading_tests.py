@@ -15,7 +15,7 @@ from slurm_cluster import SlurmCluster, SlurmUnavailable
 from testkit import ROOT, Skip
 
 sys.path.insert(0, os.path.join(ROOT, "grading"))
-from convlab_grader import known_bad, slurm  # noqa: E402
+from convlab_grader import batch_state, known_bad, slurm  # noqa: E402
 
 # With the solution and the skeleton: three tasks of two submissions, then one (each task builds its
 # kit copy). forges-classmates-results is in the first task, the one killed and resumed: resumed,
@@ -73,9 +73,9 @@ def graded_through(cluster, tmp):
     session = json.load(open(os.path.join(state, "session.json")))
     names = [name for name, _ in session["submissions"]]
     killed = names[:2]  # task 0's chunk
-    assert not any(os.path.exists(slurm.result_path(state, n)) for n in killed), "the killed task left a result"
+    assert not any(os.path.exists(batch_state.result_path(state, n)) for n in killed), "the killed task left a result"
     assert not [f for f in os.listdir(os.path.join(state, "results")) if f.endswith(".partial")], "a half-written result"
-    others = {n: os.stat(slurm.result_path(state, n)).st_mtime_ns for n in names[2:]}
+    others = {n: os.stat(batch_state.result_path(state, n)).st_mtime_ns for n in names[2:]}
     assert not os.path.exists(os.path.join(outputs, "book.csv")), "a gradebook was written before every task ended"
     # An instructor resumes later, once Slurm has forgotten the job (MinJobAge): squeue then
     # refuses its id ("Invalid job id"), which must read as "done", not as an error.
@@ -86,7 +86,7 @@ def graded_through(cluster, tmp):
     resumed = grade(cluster, "--resume", state)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert "1 task(s) to run again: 0" in resumed.stderr, resumed.stderr
-    assert all(os.stat(slurm.result_path(state, n)).st_mtime_ns == t for n, t in others.items()), "a result was graded twice"
+    assert all(os.stat(batch_state.result_path(state, n)).st_mtime_ns == t for n, t in others.items()), "a result was graded twice"
     results = grader_tests.results_of(os.path.join(outputs, "results.json"))
     assert sorted(results) == sorted(names), sorted(results)
     assert len(open(os.path.join(outputs, "book.csv")).read().splitlines()) == len(names) + 1

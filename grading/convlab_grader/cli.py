@@ -1,18 +1,16 @@
 """grading/grade: the command line."""
 import argparse
 import collections
-import concurrent.futures
 import csv
 import os
 import secrets
 import shutil
 import sys
-import tempfile
-import threading
 import time
 
-from . import gpu_pool, leaderboard, report, sandbox, slurm, spec as specs
-from .grader import Session, build_reference_solution, safe_name
+from . import batch_state, gpu_pool, local_batch, sandbox, slurm, spec as specs
+from .batch_outputs import OUTPUTS, write_outputs
+from .grader import build_reference_solution, safe_name
 
 
 def submissions_from(paths, roster, lab_spec):
@@ -49,109 +47,13 @@ def is_batch(folder, lab_spec):
     return not (names & own) and "labs" not in names and not any(n.startswith("lab") and n[3:].isdigit() for n in names)
 
 
-def minutes_and_seconds(seconds):
-    """A batch's time so far as a person reads it: "48 s", "3 min 05 s"."""
-    whole = int(seconds)
-    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
-
-
-def grade_all(session, prepared, log):
-    """Every prepared submission's grade, in their order. With several GPUs, as many submissions
-    as GPUs are graded at once (their runs take GPUs from the session's pool), unless the runs
-    cannot be kept apart (no namespaces): then one at a time, as a run could reach another's folder."""
-    side_by_side = session.gpus.count
-    if session.spec.get("cpu_only") and side_by_side > 1:  # its timed runs need the CPU to themselves
-        side_by_side = 1
-        log("note: a CPU lab's submissions are graded one at a time (their timed runs need the CPU to themselves); each "
-            "one's hidden cases still spread")
-    elif session.isolation.prefix is None and side_by_side > 1:
-        side_by_side = 1
-        log("note: submissions are graded one at a time (their runs cannot be kept apart here); each one's runs still "
-            "spread over the GPUs")
-    batch_started = time.monotonic()
-    started_so_far, lock = [0], threading.Lock()
-
-    def one(sub):
-        with lock:  # numbered in the order grading starts, and logged in that order
-            started_so_far[0] += 1
-            number = started_so_far[0]
-            so_far = f", {minutes_and_seconds(time.monotonic() - batch_started)} so far" if number > 1 else ""
-            log(f"grading {sub.name} ({number} of {len(prepared)}{so_far})")
-        started = time.monotonic()
-        result = session.grade(sub)
-        phases = ", ".join(f"{phase} {seconds:.0f} s{within(result, phase)}" for phase, seconds in result["seconds"].items()
-                           if phase != "build")
-        log(f"  {sub.name}: {result['score']:g} / {result['max_score']:g} "
-            f"(graded in {time.monotonic() - started:.0f} s after its build{': ' + phases if phases else ''})")
-        why = why_nothing_passed(result)
-        if why:
-            log(f"    {why}")
-        return result
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=side_by_side) as pool:
-        return list(pool.map(one, prepared))
-
-
-def within(result, phase):
-    """Where a phase's time went (phase_seconds.py), as " (summed over runs side by side: ...)", or nothing."""
-    spent = result.get("seconds_within", {}).get(phase)
-    if not spent:
-        return ""
-    return " (summed over runs side by side: " + ", ".join(f"{kind} {seconds:.0f} s" for kind, seconds in spent.items()) + ")"
-
-
-def why_nothing_passed(result, limit=300):
-    """For a submission that passed no hidden case, the first reason its report gives (its build's,
-    or a variant's first failure), as one line; None when some case passed. A batch where every
-    submission, the reference's included, scores nothing (a grading machine that cannot run the
-    lab) then says why in its log, not only in each report."""
-    if any(t.get("passed") for t in result.get("variants", {}).values()):
-        return None
-    if not result.get("build", {}).get("ok", True):
-        return "no case passed: " + ((result.get("deductions") or ["the submission does not build"])[0])[:limit]
-    for label, t in result.get("variants", {}).items():
-        if t.get("first_failure"):
-            return f"no case passed; {label}'s first failure: {t['first_failure']}"[:limit]
-    return None
-
-
-OUTPUTS = ("json", "gradescope", "gradebook", "reports", "leaderboard", "leaderboard_names")
-
-
-def write_outputs(outputs, lab, results, notes, secret):
-    """The batch's files (the options in OUTPUTS), and its scores on stdout."""
-    if outputs.get("leaderboard"):
-        names = {r["student"]: r["student"] for r in results} if outputs.get("leaderboard_names") else leaderboard.aliases(
-            [r["student"] for r in results], secret)
-        if not outputs.get("leaderboard_names"):
-            for r in results:
-                r["leaderboard_alias"] = names[r["student"]]
-        leaderboard.write(outputs["leaderboard"], lab, results, names, leaderboard.machine())
-    if outputs.get("reports"):
-        os.makedirs(outputs["reports"], exist_ok=True)
-        for r in results:
-            with open(os.path.join(outputs["reports"], f"{r['student']}.txt"), "w") as f:
-                f.write(report.text_report(r))
-    if outputs.get("json"):
-        report.write_json(outputs["json"], {"lab": lab, "notes": notes, "results": results})
-    if outputs.get("gradescope"):
-        report.write_json(outputs["gradescope"], report.gradescope(results[0]))
-    if outputs.get("gradebook"):
-        report.write_gradebook(outputs["gradebook"], results)
-    if len(results) == 1 and not outputs.get("reports"):
-        print(report.text_report(results[0]), end="")
-    else:
-        for r in results:
-            print(f"{r['student']:24s} {r['score']:6g} / {r['max_score']:g}")
-
-
 def sbatch_options(args):
     """The sbatch options given on the command line (None where not given)."""
     return {"partition": args.partition, "gres": args.gres, "time": args.time, "account": args.account,
             "array_limit": args.array_limit, "extra": args.sbatch_arg or None}
 
 
-def slurm_batch(args, lab_spec, subs, secret, log):
+def slurm_batch(args, lab_spec, subs, secret, given_paths, log):
     """grade --slurm: the state folder, one job array, then (unless --no-wait) the wait and the gathering."""
     state = os.path.abspath(args.state or f"lab{args.lab}-slurm-{time.strftime('%Y%m%d-%H%M%S')}")
     given = sbatch_options(args)
@@ -170,8 +72,6 @@ def slurm_batch(args, lab_spec, subs, secret, log):
         build_reference_solution(args.lab)
     except RuntimeError as why:  # one line: the build's own output follows it
         raise slurm.SlurmError(str(why))
-    given_paths = [p for p in args.submissions if os.path.exists(p)] + ([os.path.dirname(os.path.abspath(args.roster))]
-                                                                        if args.roster else [])
     slurm.create(state, args.lab, subs, secret, options, args.chunk, outputs, {k: v for k, v in given.items() if v is not None},
                  given_paths)
     log(f"slurm: lab {args.lab}, {len(subs)} submission(s); the session is in {state} (grade --resume {state} goes on from it)")
@@ -241,10 +141,14 @@ def main(argv=None):
     cluster = parser.add_argument_group("a Slurm cluster (handouts/instructor-guide.md, \"Grading a class\")")
     cluster.add_argument("--slurm", action="store_true", help="grade as one Slurm job array, a task a chunk of submissions on "
                          "one GPU of whatever node it lands on; this command prints the sbatch line, waits and gathers")
-    cluster.add_argument("--state", help="with --slurm: the session's folder, on a file system the nodes share (default: "
-                         "./labN-slurm-DATE-TIME); it holds the secret, so it is made the instructor's alone")
-    cluster.add_argument("--resume", metavar="STATE", help="go on with a Slurm session: wait for its jobs, submit again the "
-                         "tasks whose submissions have no result (failed, timed out, cancelled, no GPU), gather")
+    parser.add_argument("--state", help="the session's folder, which holds the secret and each result as it is graded (made "
+                         "the instructor's alone): with --slurm, on a file system the nodes share (default: "
+                         "./labN-slurm-DATE-TIME); without, a batch graded here that grade --resume STATE goes on with if it "
+                         "stops (a crash, a reboot, a job's time limit)")
+    parser.add_argument("--resume", metavar="STATE", help="go on with a session: one graded here grades, here, the submissions "
+                         "without a result (on the --gpus given now, or else those of its start); a Slurm one waits for its "
+                         "jobs and submits again the tasks whose submissions have no result (failed, timed out, cancelled, no "
+                         "GPU); then the batch's files are written")
     cluster.add_argument("--partition", help="sbatch --partition")
     cluster.add_argument("--gres", help="sbatch --gres (default gpu:1; none for a CPU lab)")
     cluster.add_argument("--time", help="sbatch --time, a task's limit (e.g. 00:30:00)")
@@ -260,8 +164,12 @@ def main(argv=None):
         if args.slurm_task:
             return slurm.run_task(os.path.abspath(args.slurm_task), int(os.environ.get("SLURM_ARRAY_TASK_ID", "-1")), log)
         if args.resume:
-            return slurm_resume(os.path.abspath(args.resume), sbatch_options(args), log)
-    except slurm.SlurmError as why:
+            state = os.path.abspath(args.resume)
+            session = batch_state.session_of(state)
+            if session.get("runner") == "here":  # a batch graded on this host: here again, on the GPUs asked for now or then
+                return local_batch.go_on(state, chosen_gpus(args.gpus or session["options"].get("gpus"), log), log, args.work)
+            return slurm_resume(state, sbatch_options(args), log)
+    except (slurm.SlurmError, batch_state.StateError) as why:
         raise SystemExit(f"grade: error: {why}")
     if args.lab is None:
         parser.error("--lab is required (except with --resume)")
@@ -280,8 +188,36 @@ def main(argv=None):
                          "rename one")
     if args.gradescope and len(subs) != 1:
         raise SystemExit("grade: error: --gradescope writes one submission's results.json; give one submission")
+    if args.slurm and (args.gpus or args.gradescope):
+        parser.error("--slurm: each task has one GPU (--gres), and --gradescope is one submission's")
+    gpus = chosen_gpus(args.gpus, log)
+    secret = args.seed if args.seed is not None else secrets.randbits(62)
+    # The paths the command was given (batch folders, a roster's folder): no graded run may see them.
+    given = [p for p in args.submissions if os.path.exists(p)] + ([os.path.dirname(os.path.abspath(args.roster))] if args.roster else [])
+    if args.slurm:
+        try:
+            return slurm_batch(args, lab_spec, subs, secret, given, log)
+        except slurm.SlurmError as why:
+            raise SystemExit(f"grade: error: {why}")
+    options = {"performance": not args.no_performance, "sanitizer": not args.no_sanitizer, "uid_base": args.uid_base,
+               "jobs": args.jobs, "gpus": args.gpus}
+    if args.state:  # each result kept as it is graded, for grade --resume
+        outputs = {k: os.path.abspath(getattr(args, k)) if isinstance(getattr(args, k), str) else getattr(args, k) for k in OUTPUTS}
+        try:
+            return local_batch.start(os.path.abspath(args.state), args.lab, subs, secret, options, outputs, given, gpus, log, args.work)
+        except batch_state.StateError as why:
+            raise SystemExit(f"grade: error: {why}")
+    results, notes = local_batch.grade_here(args.lab, lab_spec, [(number, name, path) for number, (name, path) in enumerate(subs)],
+                                            secret, options, gpus, local_batch.hidden_from_runs(given, subs), log, args.work)
+    write_outputs({k: getattr(args, k) for k in OUTPUTS}, args.lab, results, notes, secret)
+    return 0
+
+
+def chosen_gpus(request, log):
+    """The GPUs --gpus names (None without it); one line and exit where that cannot be. GPUs of
+    different compute capabilities make the reference and every submission build for all of them."""
     try:
-        gpus = gpu_pool.choose(args.gpus, gpu_pool.host_gpus()) if args.gpus else None
+        gpus = gpu_pool.choose(request, gpu_pool.host_gpus()) if request else None
     except gpu_pool.GpuError as why:
         raise SystemExit(f"grade: error: {why}")
     if gpus and gpu_pool.build_architecture(gpus) and "CUDA_ARCH" not in os.environ:
@@ -289,39 +225,4 @@ def main(argv=None):
         os.environ["CUDA_ARCH"] = gpu_pool.build_architecture(gpus)
         log(f"note: the GPUs' compute capabilities differ ({', '.join(sorted({g.capability for g in gpus}))}): the "
             f"reference and every submission are built with CUDA_ARCH={os.environ['CUDA_ARCH']}")
-    secret = args.seed if args.seed is not None else secrets.randbits(62)
-    if args.slurm:
-        if args.gpus or args.gradescope:
-            parser.error("--slurm: each task has one GPU (--gres), and --gradescope is one submission's")
-        try:
-            return slurm_batch(args, lab_spec, subs, secret, log)
-        except slurm.SlurmError as why:
-            raise SystemExit(f"grade: error: {why}")
-    work = args.work or tempfile.mkdtemp(prefix=f"convlab-grade-lab{args.lab}-")
-    os.makedirs(work, exist_ok=True)
-    os.chmod(work, 0o755)
-    # Hidden from every submission: the kit (solutions, grading specs, the reference binary), the
-    # grader's work folder (other students' builds) and the submissions as handed in.
-    hidden = [specs.KIT, work] + [p for p in args.submissions if os.path.exists(p)]
-    if args.roster:
-        hidden.append(os.path.dirname(os.path.abspath(args.roster)))
-    isolation = sandbox.Isolation(hidden, args.uid_base)
-    try:
-        session = Session(lab_spec, work, secret, isolation, not args.no_performance, not args.no_sanitizer, log, gpus)
-    except RuntimeError as why:  # the reference does not build, say: its message, not a traceback
-        if not args.work:
-            shutil.rmtree(work, ignore_errors=True)
-        raise SystemExit(f"grade: error: {why}")
-    for note in session.notes:
-        log(f"note: {note}")
-    log(f"lab {args.lab}: {len(subs)} submission(s), {session.case_count} hidden cases each" +
-        (f", on {session.gpus.count} GPUs ({', '.join(g.describe() for g in session.gpus.gpus)})" if gpus else ""))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        prepared = list(pool.map(lambda numbered: session.prepare(numbered[0], *numbered[1]), enumerate(subs)))
-    results = grade_all(session, prepared, log)
-    for r in results:
-        r["session_notes"] = session.notes
-    write_outputs({k: getattr(args, k) for k in OUTPUTS}, args.lab, results, session.notes, secret)
-    if not args.work:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return gpus

@@ -1,5 +1,5 @@
 """Where a grading phase's time goes (the hidden cases', the sanitizer's), kept in the result as
-seconds_within: {phase: {kind: seconds}} and logged with the phase (cli.grade_all), so that an
+seconds_within: {phase: {kind: seconds}} and logged with the phase (local_batch.grade_all), so that an
 instructor sees what a slow lab costs: the submission's own runs, the trusted checks of their
 results, and in a lab graded stage by stage the trusted side's stage inputs."""
 import threading
@@ -13,7 +13,7 @@ def add_seconds(sub, phase, kind, seconds):
     add up to more than the phase's wall time."""
     with _spent_lock:
         spent = sub.result.setdefault("seconds_within", {}).setdefault(phase, {})
-        spent[kind] = spent.get(kind, 0) + seconds  # rounded where it is shown (cli.within)
+        spent[kind] = spent.get(kind, 0) + seconds  # rounded where it is shown (local_batch.within)
 
 
 def checked(session, sub, phase, out, name, args):

@@ -1,10 +1,8 @@
 """grade --slurm: a batch graded as one Slurm job array, with Slurm's own commands (sbatch, squeue,
 scancel), no scheduler of the kit's. The grading command draws the session's secret and writes a
-state folder, which must be on a file system the GPU nodes share:
-  session.json   the lab, the secret, the options, the submissions and the tasks' chunks (0600:
-                 the secret decides every student's cases)
+state folder (batch_state.py), which must be on a file system the GPU nodes share; besides its
+session.json (here also the tasks' chunks and the sbatch options) and results/, it holds
   task.sh        the job script: one array task grades one chunk (grade --slurm-task STATE)
-  results/       one file per submission, written whole (write, then rename) when it is graded
   logs/          each task's output (Slurm's -o)
   jobs.json      the job ids submitted, for squeue
 A task grades on whichever node it lands on, with the GPU Slurm gives it, the reference timed in
@@ -14,7 +12,6 @@ without a GPU (a GPU lab) it grades nothing and says so. The grading command wai
 that failed, timed out or found no GPU leaves its submissions without a result: they are named,
 and grade --resume STATE submits those alone (nothing graded twice, nothing lost).
 Slurm's accounting (sacct) is not needed: the result files say what is done."""
-import json
 import os
 import shlex
 import shutil
@@ -23,9 +20,10 @@ import sys
 import tempfile
 import time
 
-from . import gpu_pool, report, sandbox
+from . import batch_state, gpu_pool, local_batch, sandbox
 from . import spec as specs
-from .grader import Session, build_reference_solution, safe_name
+from .batch_state import has_result
+from .grader import Session
 
 POLL_SECONDS = 5
 
@@ -44,17 +42,7 @@ def _slurm(command, *args):
     return done.stdout
 
 
-def _read(state, name):
-    with open(os.path.join(state, name)) as f:
-        return json.load(f)
-
-
-def _write(state, name, doc, mode=0o644):
-    path = os.path.join(state, name)
-    fd = os.open(path + ".partial", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w") as f:
-        json.dump(doc, f, indent=1)
-    report.publish(path)
+_read, _write = batch_state.read, batch_state.write
 
 
 def create(state, lab, submissions, secret, options, chunk, outputs, sbatch, hidden=()):
@@ -63,20 +51,14 @@ def create(state, lab, submissions, secret, options, chunk, outputs, sbatch, hid
     the paths the command was given (the batch folders, a roster's folder), which every task hides
     from the runs as the plain command does; refuses one that holds a session already (grade
     --resume goes on with it)."""
-    if os.path.exists(os.path.join(state, "session.json")):
-        raise SlurmError(f"{state} holds a grading session already: grade --resume {state} goes on with it, or name another --state")
-    files = [safe_name(name) for name, _ in submissions]  # each one's result file
-    if len(set(files)) != len(files):
-        raise SlurmError("two submissions' names make the same file name: " +
-                         ", ".join(sorted({name for (name, _), f in zip(submissions, files) if files.count(f) > 1})))
-    os.makedirs(os.path.join(state, "results"), exist_ok=True)
-    os.makedirs(os.path.join(state, "logs"), exist_ok=True)
-    os.chmod(state, 0o700)  # the secret and every student's results: the instructor's alone
     chunks = [list(range(i, min(i + chunk, len(submissions)))) for i in range(0, len(submissions), chunk)]
-    _write(state, "session.json", {"lab": lab, "secret": secret, "options": options, "chunks": chunks, "outputs": outputs,
-                                   "sbatch": sbatch, "hidden": [os.path.abspath(p) for p in hidden],
-                                   "submissions": [[name, os.path.abspath(path)] for name, path in submissions]},
-           0o600)
+    try:
+        batch_state.create(state, {"runner": "slurm", "lab": lab, "secret": secret, "options": options, "chunks": chunks,
+                                   "outputs": outputs, "sbatch": sbatch, "hidden": [os.path.abspath(p) for p in hidden],
+                                   "submissions": [[name, os.path.abspath(path)] for name, path in submissions]})
+    except batch_state.StateError as why:
+        raise SlurmError(str(why))
+    os.makedirs(os.path.join(state, "logs"), exist_ok=True)
     _write(state, "jobs.json", [])
     with open(os.path.join(state, "task.sh"), "w") as f:
         f.write("#!/bin/sh\n# One task of a convlab grading array: the chunk SLURM_ARRAY_TASK_ID of the session here.\n"
@@ -92,19 +74,6 @@ def chunks(state):
 def sbatch_of(state):
     """The sbatch options the session was submitted with."""
     return _read(state, "session.json")["sbatch"]
-
-
-def result_path(state, name):
-    return os.path.join(state, "results", f"{safe_name(name)}.json")
-
-
-def has_result(state, name):
-    """Whether the submission's result is there and reads (the gathering's test too)."""
-    try:
-        with open(result_path(state, name)) as f:
-            return isinstance(json.load(f), dict)
-    except (OSError, ValueError):
-        return False
 
 
 def unfinished_chunks(state):
@@ -175,16 +144,9 @@ def wait(state, log):
 def gather(state):
     """(results in the submissions' order, (name, why) of each without a result, the session)."""
     session = _read(state, "session.json")
-    results, missing = [], []
-    for number, chunk in enumerate(session["chunks"]):
-        for s in chunk:
-            name = session["submissions"][s][0]
-            try:
-                with open(result_path(state, name)) as f:
-                    results.append(json.load(f))
-            except (OSError, ValueError):
-                missing.append((name, last_log_line(state, number)))
-    return results, missing, session
+    results, missing = batch_state.gather(state)
+    chunk_of = {s: number for number, chunk in enumerate(session["chunks"]) for s in chunk}
+    return results, [(session["submissions"][s][0], last_log_line(state, chunk_of[s])) for s in missing], session
 
 
 def last_log_line(state, chunk):
@@ -220,10 +182,7 @@ def run_task(state, task, log):
     try:
         # Hidden from every run, as in a plain batch: the kit, the work folder, the state (the
         # secret, the others' results), every submission as handed in, and the batch folders.
-        given = session_doc.get("hidden", [])
-        # (a submission inside a given batch folder is hidden with it: the jail's list stays short)
-        hidden = [specs.KIT, work, state] + given + [path for _, path in session_doc["submissions"]
-                                                     if not any(path.startswith(g.rstrip("/") + "/") for g in given)]
+        hidden = [specs.KIT, work, state] + local_batch.hidden_from_runs(session_doc.get("hidden", []), session_doc["submissions"])
         isolation = sandbox.Isolation(hidden, options["uid_base"])
         if isolation.prefix is None:  # fail closed: the runs would see the state folder (the secret, every result)
             log(f"error: node {host} cannot keep the submissions' runs apart (no mount namespaces): nothing graded; grade "
@@ -244,7 +203,7 @@ def run_task(state, task, log):
             result = session.grade(session.prepare(s, name, path))  # s: its number in the whole batch, its user's
             result["session_notes"] = session.notes
             result["graded_on"] = host
-            _write(state, os.path.join("results", os.path.basename(result_path(state, name))), result)
+            batch_state.save_result(state, name, result)
             log(f"  {name}: {result['score']:g} / {result['max_score']:g} (graded in {time.monotonic() - started:.0f} s)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
