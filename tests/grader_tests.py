@@ -1312,8 +1312,12 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
             batch = os.path.join(tmp, f"group-{number}")  # the submissions alone: whatever else lies here is graded as one
             make_batch(lab, entries, batch, with_reference and not dropped)
             if os.path.isdir(batch):
+                # A GPU lab's batch keeps its session and says each verdict as it comes (a device call may
+                # cut it); lab 0's goes the plain way, which the resume test does not (the state folder
+                # needs the runs kept from it: root, or namespaces).
+                kept = isolated and not spec.get("cpu_only")
                 results.update(grade_folder(lab, batch, os.path.join(tmp, f"group-{number}-grading"), [*extra_args, *dropped],
-                                            lambda name, result: say_verdict(bad, name, result)))
+                                            (lambda name, result: say_verdict(bad, name, result)) if kept else None))
         without = {flag: sum(len(entries) for dropped, entries in groups.items() if flag in dropped)
                    for flag in ("--no-sanitizer", "--no-performance")}
         print(f"    lab {lab}: {len(results)} submissions graded in {time.time() - started:.0f} s ({without['--no-sanitizer']} without "
@@ -1322,12 +1326,15 @@ def grade_batch(lab, part=(1, 1), extra_args=(), only=None):
 
 
 def say_verdict(bad, name, result):
-    """A known-bad entry's verdict the moment it is graded (judge_batch gives the batch's at its end)."""
+    """A known-bad entry's verdict the moment it is graded (judge_batch gives the batch's at its end).
+    An attack on other submissions is judged by their grades too, which may come later: for it,
+    only its own result is said."""
     for entry in bad:
         if entry["name"] == name:
             wrong = known_bad.verdict_problems(entry, result)
-            print(f"        {name}: " + ("concluded as described" if not wrong else "NOT as described: " + "; ".join(wrong)[:400]),
-                  flush=True)
+            verdict = "concluded as described" if entry.get("needs") != "isolation" else \
+                "its own result as described (the others' grades judge it at the batch's end)"
+            print(f"        {name}: " + (verdict if not wrong else "NOT as described: " + "; ".join(wrong)[:400]), flush=True)
 
 
 def reads_performance(entry):
@@ -1370,17 +1377,17 @@ def judge_batch(lab, results, bad, with_reference):
 
 
 def grade_folder(lab, batch, scratch, extra_args, as_graded=None):
-    """One grade command over a folder of submissions, as an instructor runs it, keeping its
-    session in a state folder (grade --state); its results by student. as_graded(name, result), where
-    given, is called as each submission's result is kept, so that a batch cut short (a GPU lent
+    """One grade command over a folder of submissions, as an instructor runs it; its results by
+    student. With as_graded(name, result) the session is kept in a state folder (grade --state) and
+    as_graded is called as each submission's result is kept, so that a batch cut short (a GPU lent
     for minutes) still says what it graded. No process of a graded submission may be left running
     after it."""
     os.makedirs(scratch, exist_ok=True)
     out, state = os.path.join(scratch, "results.json"), os.path.join(scratch, "state")
     jobs = str(max(2, min(8, (os.cpu_count() or 2) // 2)))
     with open(os.path.join(scratch, "stdout.txt"), "w+") as stdout:
-        grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, "--state", state, "--json", out, "--gradebook",
-                                    os.path.join(scratch, "book.csv"), "--jobs", jobs, *extra_args],
+        grading = subprocess.Popen([GRADE, "--lab", str(lab), batch, *(["--state", state] if as_graded else []), "--json", out,
+                                    "--gradebook", os.path.join(scratch, "book.csv"), "--jobs", jobs, *extra_args],
                                    stdout=stdout, stderr=subprocess.PIPE, text=True)
         log = []
         for line in grading.stderr:  # each submission's score and grading time as it comes

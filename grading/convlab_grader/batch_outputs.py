@@ -32,3 +32,9 @@ def write_outputs(outputs, lab, results, notes, secret):
     else:
         for r in results:
             print(f"{r['student']:24s} {r['score']:6g} / {r['max_score']:g}")
+
+
+def notes_of(results):
+    """The notes of every session that graded these results (a batch resumed, or a Slurm array's
+    nodes: one without compute-sanitizer, say), each once."""
+    return list(dict.fromkeys(note for r in results for note in r.get("session_notes", [])))

@@ -9,7 +9,7 @@ import sys
 import time
 
 from . import batch_state, gpu_pool, local_batch, sandbox, slurm, spec as specs
-from .batch_outputs import OUTPUTS, write_outputs
+from .batch_outputs import OUTPUTS, notes_of, write_outputs
 from .grader import build_reference_solution, safe_name
 
 
@@ -59,7 +59,7 @@ def slurm_batch(args, lab_spec, subs, secret, given_paths, log):
     given = sbatch_options(args)
     if given["gres"] is None and not lab_spec.get("cpu_only"):
         given["gres"] = "gpu:1"
-    outputs = {k: os.path.abspath(getattr(args, k)) if isinstance(getattr(args, k), str) else getattr(args, k) for k in OUTPUTS}
+    outputs = absolute_outputs(args)
     options = {"performance": not args.no_performance, "sanitizer": not args.no_sanitizer, "uid_base": args.uid_base}
     for command in ("sbatch", "squeue"):
         if not shutil.which(command):
@@ -105,7 +105,7 @@ def slurm_finish(state, log):
         log(f"slurm: {len(missing)} of {len(results) + len(missing)} submissions have no result, so nothing is written yet: "
             f"grade --resume {state} submits their tasks again")
         return 1
-    notes = list(dict.fromkeys(note for r in results for note in r.get("session_notes", [])))
+    notes = notes_of(results)
     for note in notes:  # every node's, once: a node without compute-sanitizer, say
         log(f"note: {note}")
     write_outputs(doc["outputs"], doc["lab"], results, notes, doc["secret"])
@@ -137,7 +137,7 @@ def main(argv=None):
                              "number of the range may belong to an account")
     parser.add_argument("--no-performance", action="store_true", help="skip the timed comparison with the reference")
     parser.add_argument("--no-sanitizer", action="store_true", help="skip compute-sanitizer")
-    parser.add_argument("--work", help="keep the work folder here (default: a temporary one, removed)")
+    parser.add_argument("--work", help="keep the work folder here, a new or empty one (default: a temporary one, removed)")
     cluster = parser.add_argument_group("a Slurm cluster (handouts/instructor-guide.md, \"Grading a class\")")
     cluster.add_argument("--slurm", action="store_true", help="grade as one Slurm job array, a task a chunk of submissions on "
                          "one GPU of whatever node it lands on; this command prints the sbatch line, waits and gathers")
@@ -163,7 +163,11 @@ def main(argv=None):
     try:
         if args.slurm_task:
             return slurm.run_task(os.path.abspath(args.slurm_task), int(os.environ.get("SLURM_ARRAY_TASK_ID", "-1")), log)
+        if args.work and os.path.isdir(args.work) and os.listdir(args.work):
+            raise SystemExit(f"grade: error: --work {args.work} is not empty: name a new folder (the builds start from nothing)")
         if args.resume:
+            if resume_conflicts(args):
+                raise SystemExit(f"grade: error: {resume_conflicts(args)}")
             state = os.path.abspath(args.resume)
             session = batch_state.session_of(state)
             if session.get("runner") == "here":  # a batch graded on this host: here again, on the GPUs asked for now or then
@@ -202,15 +206,31 @@ def main(argv=None):
     options = {"performance": not args.no_performance, "sanitizer": not args.no_sanitizer, "uid_base": args.uid_base,
                "jobs": args.jobs, "gpus": args.gpus}
     if args.state:  # each result kept as it is graded, for grade --resume
-        outputs = {k: os.path.abspath(getattr(args, k)) if isinstance(getattr(args, k), str) else getattr(args, k) for k in OUTPUTS}
         try:
-            return local_batch.start(os.path.abspath(args.state), args.lab, subs, secret, options, outputs, given, gpus, log, args.work)
+            return local_batch.start(os.path.abspath(args.state), args.lab, subs, secret, options, absolute_outputs(args), given, gpus,
+                                     log, args.work)
         except batch_state.StateError as why:
             raise SystemExit(f"grade: error: {why}")
     results, notes = local_batch.grade_here(args.lab, lab_spec, [(number, name, path) for number, (name, path) in enumerate(subs)],
                                             secret, options, gpus, local_batch.hidden_from_runs(given, subs), log, args.work)
     write_outputs({k: getattr(args, k) for k in OUTPUTS}, args.lab, results, notes, secret)
     return 0
+
+
+def absolute_outputs(args):
+    """The batch's files to write at its end (OUTPUTS), paths made absolute: a session kept in a
+    state folder writes them from wherever grade --resume runs."""
+    return {k: os.path.abspath(getattr(args, k)) if isinstance(getattr(args, k), str) else getattr(args, k) for k in OUTPUTS}
+
+
+def resume_conflicts(args):
+    """What --resume was given that the session fixed at its start (one line's worth), or None."""
+    fixed = [flag for flag, given in (("--lab", args.lab is not None), ("submissions", args.submissions), ("--roster", args.roster),
+                                      ("--seed", args.seed is not None), ("--state", args.state), ("--slurm", args.slurm),
+                                      ("--no-performance", args.no_performance), ("--no-sanitizer", args.no_sanitizer),
+                                      *((f"--{k.replace('_', '-')}", getattr(args, k)) for k in OUTPUTS)) if given]
+    return f"--resume goes on with the session as it started (its lab, submissions, seed, options and files): drop {', '.join(fixed)}" \
+        if fixed else None
 
 
 def chosen_gpus(request, log):

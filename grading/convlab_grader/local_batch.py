@@ -26,11 +26,13 @@ def hidden_from_runs(given, submissions):
                     if not any(os.path.abspath(path).startswith(g.rstrip("/") + "/") for g in given)]
 
 
-def grade_here(lab, lab_spec, numbered, secret, options, gpus, hidden, log, work=None, graded=None):
+def grade_here(lab, lab_spec, numbered, secret, options, gpus, hidden, log, work=None, graded=None, state=None):
     """Grades `numbered` ((number in the whole batch, name, path): the number is its user's) on this
     host; (their results in that order, the session's notes). options: performance, sanitizer,
     uid_base and jobs (parallel builds); hidden: what no run may see besides the kit and the work
-    folder (kept when given, else a temporary one); graded(sub, result) as each is graded."""
+    folder; work: the work folder (kept when given, else a temporary one); graded(sub, result) as
+    each is graded; state: the session's folder, which no run may reach (StateError where the
+    runs would, before anything is graded)."""
     kept = work is not None
     work = work or tempfile.mkdtemp(prefix=f"convlab-grade-lab{lab}-")
     os.makedirs(work, exist_ok=True)
@@ -39,6 +41,11 @@ def grade_here(lab, lab_spec, numbered, secret, options, gpus, hidden, log, work
         # Hidden from every submission: the kit (solutions, grading specs, the reference binary),
         # the grader's work folder (other students' builds) and what `hidden` names.
         isolation = sandbox.Isolation([specs.KIT, work, *hidden], options["uid_base"])
+        if state and not isolation.root and isolation.prefix is None:  # fail closed: the runs would be the grader's own user
+            raise batch_state.StateError(
+                f"the submissions' runs here would read and write {state} (the secret, every result): this machine runs them "
+                "as the grader's own user, with no namespace to hide it (" + "; ".join(isolation.notes) + "); grade as root, "
+                "or without --state")
         try:
             session = Session(lab_spec, work, secret, isolation, options["performance"], options["sanitizer"], log, gpus)
         except RuntimeError as why:  # the reference does not build, say: its message, not a traceback
@@ -63,6 +70,8 @@ def grade_here(lab, lab_spec, numbered, secret, options, gpus, hidden, log, work
 def start(state, lab, submissions, secret, options, outputs, given, gpus, log, work=None):
     """grade --state STATE without --slurm: the state folder (the secret, the options with the
     --gpus asked for, the files to write at the end), then the batch graded as go_on does."""
+    if os.environ.get("CUDA_ARCH"):  # what the start built for, so that a resume builds the same
+        options = dict(options, cuda_arch=os.environ["CUDA_ARCH"])
     batch_state.create(state, {"runner": "here", "lab": lab, "secret": secret, "options": options, "outputs": outputs,
                                "hidden": [os.path.abspath(p) for p in given],
                                "submissions": [[name, os.path.abspath(path)] for name, path in submissions]})
@@ -72,14 +81,17 @@ def start(state, lab, submissions, secret, options, outputs, given, gpus, log, w
 
 def go_on(state, gpus, log, work=None):
     """Grades the session's submissions that have no result yet, each result kept as it is graded,
-    then writes the batch's files once every submission has one. Returns the exit status."""
-    with open(os.path.join(state, "session.json")) as held:
-        try:  # released by the system however this process ends
+    then writes the batch's files once every submission has one. Returns the exit status. The
+    session's lock file is held throughout (released by the system however this process ends)."""
+    with open(os.path.join(state, "lock"), "a") as held:
+        try:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise batch_state.StateError(f"another grade command is working on {state}: let it end (or stop it), then "
                                          f"grade --resume {state}")
-        doc = batch_state.session_of(state)
+        doc = batch_state.session_of(state)  # read under the lock: the session every command here grades
+        if doc["options"].get("cuda_arch") and "CUDA_ARCH" not in os.environ:
+            os.environ["CUDA_ARCH"] = doc["options"]["cuda_arch"]
         todo = [(number, name, path) for number, (name, path) in enumerate(doc["submissions"])
                 if not batch_state.has_result(state, name)]
         if todo:
@@ -88,13 +100,12 @@ def go_on(state, gpus, log, work=None):
                     f"their result in {state} already; grading the other {len(todo)}")
             grade_here(doc["lab"], specs.load(doc["lab"]), todo, doc["secret"], doc["options"], gpus,
                        [state, *hidden_from_runs(doc["hidden"], doc["submissions"])], log, work,
-                       lambda sub, result: batch_state.save_result(state, sub.name, result))
+                       lambda sub, result: batch_state.save_result(state, sub.name, result), state)
         results, missing = batch_state.gather(state)
-    if missing:  # a result that does not read: graded again next time
-        log(f"{len(missing)} submission(s) have no result that reads in {state}: grade --resume {state} grades them again")
-        return 1
-    notes = list(dict.fromkeys(note for r in results for note in r.get("session_notes", [])))
-    batch_outputs.write_outputs(doc["outputs"], doc["lab"], results, notes, doc["secret"])
+        if missing:  # a result that does not read: graded again next time
+            log(f"{len(missing)} submission(s) have no result that reads in {state}: grade --resume {state} grades them again")
+            return 1
+        batch_outputs.write_outputs(doc["outputs"], doc["lab"], results, batch_outputs.notes_of(results), doc["secret"])
     return 0
 
 
