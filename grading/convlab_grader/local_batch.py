@@ -41,11 +41,8 @@ def grade_here(lab, lab_spec, numbered, secret, options, gpus, hidden, log, work
         # Hidden from every submission: the kit (solutions, grading specs, the reference binary),
         # the grader's work folder (other students' builds) and what `hidden` names.
         isolation = sandbox.Isolation([specs.KIT, work, *hidden], options["uid_base"])
-        if state and not isolation.root and isolation.prefix is None:  # fail closed: the runs would be the grader's own user
-            raise batch_state.StateError(
-                f"the submissions' runs here would read and write {state} (the secret, every result): this machine runs them "
-                "as the grader's own user, with no namespace to hide it (" + "; ".join(isolation.notes) + "); grade as root, "
-                "or without --state")
+        if state:
+            refuse_unkept(isolation, state)
         try:
             session = Session(lab_spec, work, secret, isolation, options["performance"], options["sanitizer"], log, gpus)
         except RuntimeError as why:  # the reference does not build, say: its message, not a traceback
@@ -67,9 +64,25 @@ def grade_here(lab, lab_spec, numbered, secret, options, gpus, hidden, log, work
             shutil.rmtree(work, ignore_errors=True)
 
 
+def refuse_unkept(isolation, state):
+    """StateError where the submissions' runs could reach the state folder (the secret, every
+    result): not root, so they run as the grader's own user, and no namespace hides it. Fails closed."""
+    if not isolation.root and isolation.prefix is None:
+        raise batch_state.StateError(
+            f"the submissions' runs here would read and write {state} (the secret, every result): this machine runs them "
+            "as the grader's own user, with no namespace to hide it (" + "; ".join(isolation.notes) + "); grade as root, "
+            "or without --state")
+
+
 def start(state, lab, submissions, secret, options, outputs, given, gpus, log, work=None):
     """grade --state STATE without --slurm: the state folder (the secret, the options with the
-    --gpus asked for, the files to write at the end), then the batch graded as go_on does."""
+    --gpus asked for, the files to write at the end), then the batch graded as go_on does. Nothing
+    is made where the runs could reach the folder."""
+    probe = sandbox.Isolation()
+    try:
+        refuse_unkept(probe, state)
+    finally:
+        del probe  # its block of user numbers goes back before the session claims one
     if os.environ.get("CUDA_ARCH"):  # what the start built for, so that a resume builds the same
         options = dict(options, cuda_arch=os.environ["CUDA_ARCH"])
     batch_state.create(state, {"runner": "here", "lab": lab, "secret": secret, "options": options, "outputs": outputs,
