@@ -21,10 +21,12 @@ sys.path.insert(0, os.path.join(ROOT, "grading"))
 from convlab_grader import batch_state, cases, known_bad, sandbox  # noqa: E402
 from convlab_grader import spec as specs  # noqa: E402
 
-# With the solution and the skeleton, four submissions graded in their names' order: hard-coded
-# first (its result is kept at once), then one-thread, whose timed run takes seconds: the kill
-# lands there.
-ENTRIES = ["hard-coded", "one-thread"]
+# With the solution and the skeleton, five submissions graded in their names' order; the kill
+# lands once two results are kept. forges-classmates-results (an attack on other students: it
+# searches the machine for a session's state, prints the secret and overwrites the results it
+# finds) is graded again in the resume, where the others' results lie in the state folder.
+ENTRIES = ["forges-classmates-results", "hard-coded", "one-thread"]
+ATTACK = "forges-classmates-results"
 
 
 def kept_results(state):
@@ -47,7 +49,7 @@ def lab0_batch_killed_and_resumed():
             grading = subprocess.Popen([grader_tests.GRADE, "--lab", "0", batch, "--state", state, *files], stdout=log,
                                        stderr=subprocess.STDOUT, start_new_session=True)
             try:
-                first = until(lambda: kept_results(state), 900, 0.05)
+                first = until(lambda: len(kept_results(state)) >= 2, 900, 0.05)  # the attack's and one more
             finally:
                 os.killpg(grading.pid, signal.SIGKILL)  # the command and everything it started
                 grading.wait()
@@ -58,12 +60,15 @@ def lab0_batch_killed_and_resumed():
         assert f"grade --resume {state} goes on from it" in said, said[-2000:]
         session = batch_state.session_of(state)
         names = [name for name, _ in session["submissions"]]
+        attack = batch_state.result_path(state, ATTACK)
+        if os.path.exists(attack):  # its result lost: it runs again beside the kept ones
+            os.remove(attack)
         kept = {f: os.stat(os.path.join(state, "results", f)).st_mtime_ns for f in kept_results(state)}
         assert 0 < len(kept) < len(names), f"the kill came too late to test anything: {sorted(kept)} of {names}"
         assert not [f for f in os.listdir(os.path.join(state, "results")) if f.endswith(".partial")], "a half-written result"
         assert not os.listdir(out), f"the batch's files were written before every submission was graded: {os.listdir(out)}"
         # A result planted for one not yet graded (another's, as a submission's stray run might write) counts for nothing.
-        planted = next(n for n in names if f"{n}.json" not in kept)
+        planted = next(n for n in names if f"{n}.json" not in kept and n != ATTACK)
         with open(batch_state.result_path(state, planted), "w") as f:
             json.dump({"student": names[0], "lab": 0, "score": 90, "max_score": 90, "scores": {}}, f)
 
